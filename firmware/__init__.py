@@ -1,0 +1,1 @@
+"""The tray itself: devices, the roll cycle, storage, configuration and the CLI."""

@@ -1,0 +1,32 @@
+"""The ``dicetray`` command line: one group, subcommands by topic.
+
+Each topic lives in :mod:`dicetray.firmware.commands`; heavy imports (OpenCV,
+NumPy) happen inside the commands that need them, so ``dicetray rules`` works
+on a bare install.
+"""
+
+from __future__ import annotations
+
+import click
+
+from dicetray.firmware.commands.rules import rules
+from dicetray.firmware.paths import ENV_VAR
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--data-dir",
+    envvar=ENV_VAR,
+    type=click.Path(file_okay=False),
+    default=None,
+    help=f"Where games, calibration and frames are kept (env {ENV_VAR}).",
+)
+@click.version_option(package_name="dicetray")
+@click.pass_context
+def main(ctx: click.Context, data_dir: str | None) -> None:
+    """dicetray: a dice tray for the Yahtzee family, real or simulated."""
+    ctx.ensure_object(dict)
+    ctx.obj["data_dir"] = data_dir
+
+
+main.add_command(rules)

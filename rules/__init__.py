@@ -1,0 +1,1 @@
+"""The rules engine: rule sets as data, scoring, sheets, turns and games."""

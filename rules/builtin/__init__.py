@@ -1,0 +1,1 @@
+"""Built-in rule-set files (TOML)."""

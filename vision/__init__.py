@@ -1,0 +1,1 @@
+"""The eyes: frame sources, the pip recognizer, calibration and the rendered camera."""

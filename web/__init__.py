@@ -1,0 +1,1 @@
+"""The web layer: the scorecard every phone at the table opens."""
