@@ -1,0 +1,176 @@
+"""What the recognizer saw: one :class:`Reading` per frame, one :class:`DieReading` per die.
+
+A reading is ``ok`` only when every die on the tray was read with confidence; otherwise
+it is ``unsure`` and its ``reason`` starts with one of :data:`REASONS` followed by detail.
+
+>>> die = DieReading(value=5, x=120.0, y=80.5, angle=12.0, zone="tray",
+...                  confidence=0.93, size=48.0)
+>>> roll = Reading("ok", "", (die, DieReading(2, 40.0, 60.0, 0.0, "ledge", 0.88, 47.0)))
+>>> roll.values
+(2, 5)
+>>> roll.ok, [d.value for d in roll.in_zone("ledge")]
+(True, [2])
+>>> roll.to_json("roll.png")["dice"][0]
+{'value': 5, 'x': 120.0, 'y': 80.5, 'confidence': 0.93, 'angle': 12.0, 'zone': 'tray', 'size': 48.0}
+>>> Reading("unsure", "blur: frame too blurred (sharpness 0.21)", ()).ok
+False
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "REASONS",
+    "STATUSES",
+    "ZONES",
+    "DieReading",
+    "Reading",
+    "Status",
+    "Zone",
+]
+
+Status = Literal["ok", "unsure"]
+Zone = Literal["tray", "ledge", "unknown"]
+
+STATUSES: tuple[str, ...] = ("ok", "unsure")
+ZONES: tuple[str, ...] = ("tray", "ledge", "unknown")
+#: Leading word of every ``unsure`` reason (the rest of the reason is free detail).
+REASONS: tuple[str, ...] = (
+    "wrong-count",
+    "cocked",
+    "edge",
+    "blur",
+    "ambiguous",
+    "no-dice",
+    "overlap",
+)
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die as read from a frame.
+
+    ``x``, ``y`` are the centre of its top face in the original image's pixels;
+    ``angle`` is the face's rotation in degrees in ``[0, 90)``; ``size`` its edge
+    length in pixels; ``zone`` is ``"tray"``, ``"ledge"`` or ``"unknown"`` (no
+    calibration); ``confidence`` is in ``[0, 1]``.
+
+    >>> DieReading(7, 0, 0, 0, "tray", 1.0, 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: die value must be 1..6, got 7
+    """
+
+    value: int
+    x: float
+    y: float
+    angle: float
+    zone: str
+    confidence: float
+    size: float
+
+    def __post_init__(self) -> None:
+        if isinstance(self.value, bool) or not 1 <= int(self.value) <= 6:
+            raise ValueError(f"die value must be 1..6, got {self.value}")
+        if self.zone not in ZONES:
+            raise ValueError(f"zone must be one of {ZONES}, got {self.zone!r}")
+        if not 0.0 <= float(self.confidence) <= 1.0:
+            raise ValueError(f"confidence must be within 0..1, got {self.confidence}")
+        if not (math.isfinite(self.x) and math.isfinite(self.y) and self.size >= 0):
+            raise ValueError(f"bad die geometry: x={self.x}, y={self.y}, size={self.size}")
+
+    def to_json(self) -> dict[str, Any]:
+        """This die as a plain JSON-ready dict (rounded for people, stable keys)."""
+        return {
+            "value": int(self.value),
+            "x": round(float(self.x), 1),
+            "y": round(float(self.y), 1),
+            "confidence": round(float(self.confidence), 3),
+            "angle": round(float(self.angle), 1),
+            "zone": self.zone,
+            "size": round(float(self.size), 1),
+        }
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The recognizer's answer for one frame.
+
+    ``status`` is ``"ok"`` or ``"unsure"``; ``reason`` is ``""`` when ok, otherwise
+    one of :data:`REASONS` plus detail (e.g. ``"cocked: die at (310, 200) leans"``).
+    ``dice`` holds every die found (also when unsure, as far as it could be read);
+    ``ms`` is the time spent reading.
+
+    >>> Reading("ok", "oops", ())
+    Traceback (most recent call last):
+    ...
+    ValueError: an ok reading has no reason, got 'oops'
+    >>> Reading("unsure", "sleepy: dice asleep", ())
+    Traceback (most recent call last):
+    ...
+    ValueError: reason must start with one of wrong-count, cocked, ...; got 'sleepy: dice asleep'
+    """
+
+    status: str
+    reason: str
+    dice: tuple[DieReading, ...] = field(default_factory=tuple)
+    ms: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"status must be 'ok' or 'unsure', got {self.status!r}")
+        if not isinstance(self.dice, tuple):
+            object.__setattr__(self, "dice", tuple(self.dice))
+        if self.status == "ok" and self.reason:
+            raise ValueError(f"an ok reading has no reason, got {self.reason!r}")
+        if self.status == "unsure" and not self.kind:
+            raise ValueError(
+                f"reason must start with one of {', '.join(REASONS)}; got {self.reason!r}"
+            )
+
+    @property
+    def ok(self) -> bool:
+        """True when every die was read with confidence."""
+        return self.status == "ok"
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """The values of all dice read, sorted ascending."""
+        return tuple(sorted(d.value for d in self.dice))
+
+    @property
+    def kind(self) -> str:
+        """The leading word of the reason (``""`` when ok).
+
+        >>> Reading("unsure", "edge: die cut by the frame at (3, 40)", ()).kind
+        'edge'
+        """
+        return next((w for w in REASONS if self.reason.startswith(w)), "")
+
+    def in_zone(self, zone: str) -> tuple[DieReading, ...]:
+        """The dice read in ``zone`` (``"tray"``, ``"ledge"`` or ``"unknown"``)."""
+        if zone not in ZONES:
+            raise ValueError(f"zone must be one of {ZONES}, got {zone!r}")
+        return tuple(d for d in self.dice if d.zone == zone)
+
+    def with_ms(self, ms: float) -> Reading:
+        """A copy of this reading with its timing set."""
+        return Reading(self.status, self.reason, self.dice, float(ms))
+
+    def to_json(self, image: str | None = None) -> dict[str, Any]:
+        """This reading as a JSON-ready dict: image, status, reason, dice, ms.
+
+        >>> Reading("unsure", "no-dice: nothing die-like", (), 1.234).to_json()
+        {'image': None, 'status': 'unsure', 'reason': 'no-dice: nothing die-like',
+         'dice': [], 'ms': 1.23}
+        """
+        return {
+            "image": image,
+            "status": self.status,
+            "reason": self.reason,
+            "dice": [d.to_json() for d in self.dice],
+            "ms": round(float(self.ms), 2),
+        }
