@@ -1,0 +1,69 @@
+"""Everything the rules engine raises: one family under :class:`RulesError`.
+
+>>> err = RuleSetError("house.toml", "boxes[3].params.n", "must be between 2 and 6")
+>>> str(err)
+'house.toml: boxes[3].params.n: must be between 2 and 6'
+>>> isinstance(err, RulesError)
+True
+"""
+
+from __future__ import annotations
+
+
+class RulesError(Exception):
+    """Base of every error the rules engine raises."""
+
+
+class RuleSetError(RulesError):
+    """A malformed rule-set file: names the file, the dotted key and what is wrong."""
+
+    def __init__(self, path: str, key: str, problem: str) -> None:
+        self.path = str(path)
+        self.key = key
+        self.problem = problem
+        parts = [p for p in (self.path, key, problem) if p]
+        super().__init__(": ".join(parts))
+
+
+class UnknownRuleSet(RulesError):
+    """A rule-set id that is neither built in nor the path of a file."""
+
+
+class InvalidDice(RulesError):
+    """A die outside 1..faces, or the wrong number of dice."""
+
+
+class UnknownBox(RulesError):
+    """A category id that is not on this sheet."""
+
+
+class BoxFilled(RulesError):
+    """The box already holds a score."""
+
+
+class NotRolled(RulesError):
+    """Scoring, keeping or declaring before the first roll of the turn."""
+
+
+class NoRollsLeft(RulesError):
+    """A roll past the last one of the turn."""
+
+
+class HoldForbidden(RulesError):
+    """A keep the hold policy forbids (``none`` or ``locked``)."""
+
+
+class OrderViolation(RulesError):
+    """A box the column's order rule does not allow now."""
+
+
+class DeclarationError(RulesError):
+    """A missing, late or illegal declaration (Mickey, the announce column)."""
+
+
+class GameOver(RulesError):
+    """Acting on a game that is already finished."""
+
+
+class NotYourTurn(RulesError):
+    """A player acting out of turn."""
