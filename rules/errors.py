@@ -7,6 +7,9 @@
 True
 """
 
+# The names are the agreed model shared with the play modules; they read as events.
+# ruff: noqa: N818
+
 from __future__ import annotations
 
 
