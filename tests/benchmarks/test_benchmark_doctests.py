@@ -1,0 +1,23 @@
+"""The docstring examples of the benchmark modules run (they are not under dicetray.*)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "benchmarks.metrics",
+        "benchmarks.datasets",
+        "benchmarks.baseline_golsteyn",
+        "benchmarks.vision",
+    ],
+)
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0, f"{result.failed} docstring example(s) failed in {name}"

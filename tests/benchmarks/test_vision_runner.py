@@ -1,0 +1,142 @@
+"""The vision benchmark runner's parts: measuring, tables, the doc section, the report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchmarks.vision import (
+    END,
+    START,
+    Method,
+    Sample,
+    measure,
+    parse_args,
+    progress_report,
+    set_table,
+    speed_lines,
+    timed,
+    write_section,
+)
+from dicetray.vision import DieReading, Reading
+
+
+def reading_of(values: tuple[int, ...], status: str = "ok") -> Reading:
+    dice = tuple(
+        DieReading(v, 10.0 * i, 0.0, 0.0, "unknown", 1.0, 10.0) for i, v in enumerate(values)
+    )
+    return Reading(status, "" if status == "ok" else "blur: test", dice)
+
+
+def frame_saying(values: tuple[int, ...]) -> np.ndarray:
+    """A tiny frame whose first pixels carry the values a fake reader will "see"."""
+    frame = np.zeros((2, 8, 3), np.uint8)
+    frame[0, : len(values), 0] = values
+    return frame
+
+
+def sees(frame: np.ndarray, dice: int | None) -> Reading:
+    values = tuple(int(v) for v in frame[0, :, 0] if v)
+    return reading_of(values) if values else reading_of((), "unsure")
+
+
+def boom(frame: np.ndarray, dice: int | None) -> Reading:
+    raise RuntimeError("reader fell over")
+
+
+def sample(
+    name: str, shown: tuple[int, ...], true: tuple[int, ...], refuse: bool = False
+) -> Sample:
+    return Sample(name, true, lambda: frame_saying(shown), refuse_expected=refuse)
+
+
+SAMPLES = [
+    sample("a.jpg", (1, 2), (1, 2)),
+    sample("b.jpg", (3,), (4,)),
+    sample("c.jpg", (), (5, 5)),
+    sample("d.jpg", (), (6,), refuse=True),
+]
+
+
+def test_measure_tallies_outcomes_and_lists_silent_errors() -> None:
+    results = measure(SAMPLES, [Method("seer", sees)], repeat=2, tell_count=False)
+    r = results["seer"]
+    assert (r.tally.right, r.tally.refused, r.tally.wrong) == (2, 1, 1)
+    assert r.tally.correct_refusals == 1 and r.should_refuse == 1
+    assert r.wrong == [("b.jpg", (3,), (4,))]
+    assert r.reasons == {"blur": 2}
+    assert len(r.ms) == 4 and r.median_ms >= 0
+
+
+def test_a_crashing_reader_is_counted_and_reported() -> None:
+    results = measure(SAMPLES[:2], [Method("boom", boom)], repeat=1, tell_count=False)
+    assert results["boom"].crashes == 2 and results["boom"].tally.refused == 2
+    assert "raised an error (counted refused): boom: 2" in "\n".join(set_table(results))
+
+
+def test_tell_count_passes_the_true_number_of_dice() -> None:
+    told: list[int | None] = []
+
+    def counting(frame: np.ndarray, dice: int | None) -> Reading:
+        told.append(dice)
+        return sees(frame, dice)
+
+    measure(SAMPLES[:2], [Method("c", counting)], repeat=1, tell_count=True)
+    measure(SAMPLES[:1], [Method("c", counting)], repeat=1, tell_count=False)
+    assert told == [2, 1, None]
+
+
+def test_timed_reads_repeat_times() -> None:
+    calls = []
+    reading, ms = timed(lambda f, d: calls.append(1) or reading_of((4,)), frame_saying(()), None, 3)
+    assert len(calls) == 3 and reading.values == (4,) and ms >= 0
+
+
+def test_set_table_rows() -> None:
+    table = set_table(measure(SAMPLES, [Method("seer", sees)], repeat=1, tell_count=False))
+    assert table[0].startswith("| method | photos | fully right | refused | silently wrong")
+    assert table[2].startswith("| seer | 4 | 2 (50.0 %), 1 of them rightly refused | 1 (25.0 %) |")
+    assert "| 1 (25.0 %) | 33.3 % |" in table[2]  # per-die: a 1 2 right of a 1 2, b 4, c 5 5, d 6
+
+
+def test_speed_lines_ratio_and_pi_estimate() -> None:
+    table = {(640, 480): {"dicetray": 10.0, "Golsteyn 2020": 20.0}}
+    lines = speed_lines(table, frames=50, repeat=5, here=2955.66)
+    assert "| 640×480 | 10.0 | 20.0 | 0.50 |" in lines
+    estimate = lines[-1]
+    assert "estimate" in estimate and "2.0× slower" in estimate and "20 ms at 640×480" in estimate
+    assert "skipped" in speed_lines(table, 50, 5, None)[-1]
+
+
+def test_write_section_replaces_only_between_markers(tmp_path: Path) -> None:
+    doc = tmp_path / "benchmarks.md"
+    doc.write_text(f"# Benchmarks\n\nintro\n\n{START}\nold\n{END}\n\n## Rules\nkept\n")
+    write_section(doc, "## Vision\nnew")
+    text = doc.read_text()
+    assert "old" not in text and f"{START}\n## Vision\nnew\n{END}" in text
+    assert text.startswith("# Benchmarks\n\nintro") and text.endswith("## Rules\nkept\n")
+
+
+def test_write_section_appends_when_no_markers(tmp_path: Path) -> None:
+    doc = tmp_path / "benchmarks.md"
+    doc.write_text("# Benchmarks\n")
+    write_section(doc, "## Vision")
+    assert doc.read_text() == f"# Benchmarks\n\n{START}\n## Vision\n{END}\n"
+
+
+def test_progress_report_lists_silent_errors() -> None:
+    results = {"matteop65": measure(SAMPLES, [Method("dicetray", sees)], 1, False)}
+    report = progress_report(results, "python3 benchmarks/vision.py")
+    assert "- b.jpg: read [3] true [4]" in report
+    assert "dicetray refusals by reason: blur 2" in report
+
+
+def test_parse_args_checks_sets_and_size() -> None:
+    args = parse_args(["--sets", "matteop65,rendered", "--rendered-size", "1280x960"])
+    assert args.sets == ["matteop65", "rendered"] and args.rendered_size == (1280, 960)
+    with pytest.raises(SystemExit):
+        parse_args(["--sets", "kaggle"])
+    with pytest.raises(SystemExit):
+        parse_args(["--rendered-size", "big"])
