@@ -1,0 +1,191 @@
+"""What happens at the table, as data: a game is the fold of its events.
+
+Each event is a small frozen value with a JSON form (one dict with a ``type`` field).
+Replaying a game's events on a fresh game reproduces its state exactly; the event store
+keeps one row per event.
+
+>>> events = [Started("yahtzee", ("Ann", "Bo")), Rolled((1, 2, 3, 4, 5)), Scored("chance")]
+>>> text = dumps(events)
+>>> loads(text) == events
+True
+>>> to_dict(events[1])
+{'type': 'roll', 'dice': [1, 2, 3, 4, 5], 'player': None}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import MISSING, dataclass
+from typing import Any, ClassVar
+
+from dicetray.rules.errors import RulesError
+
+__all__ = [
+    "Declared",
+    "Event",
+    "EventError",
+    "Kept",
+    "NextGame",
+    "Rolled",
+    "Scored",
+    "Started",
+    "Undone",
+    "dumps",
+    "from_dict",
+    "loads",
+    "to_dict",
+]
+
+
+class EventError(RulesError):
+    """An event that cannot be read (unknown type, missing or malformed field)."""
+
+
+@dataclass(frozen=True)
+class Started:
+    """A new game (or match of ``games`` games) under a rule set, players in turn order."""
+
+    ruleset: str
+    players: tuple[str, ...]
+    games: int = 1
+    type: ClassVar[str] = "start"
+
+
+@dataclass(frozen=True)
+class Rolled:
+    """A roll: the thrown dice in position order (or all dice; held ones unchanged)."""
+
+    dice: tuple[int, ...]
+    player: int | None = None
+    type: ClassVar[str] = "roll"
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The dice now on the ledge, by position (replaces the previous keep)."""
+
+    held: tuple[int, ...]
+    player: int | None = None
+    type: ClassVar[str] = "keep"
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A box declared after the first roll (Mickey, announce column)."""
+
+    box: str
+    column: str | None = None
+    player: int | None = None
+    type: ClassVar[str] = "declare"
+
+
+@dataclass(frozen=True)
+class Scored:
+    """The turn's dice written into a box (``box`` None: noted beside the sheet)."""
+
+    box: str | None
+    column: str | None = None
+    player: int | None = None
+    type: ClassVar[str] = "score"
+
+
+@dataclass(frozen=True)
+class Undone:
+    """Take back the last action that is not already taken back."""
+
+    type: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True)
+class NextGame:
+    """Start the next game of a match once the current one is over."""
+
+    type: ClassVar[str] = "next-game"
+
+
+Event = Started | Rolled | Kept | Declared | Scored | Undone | NextGame
+
+_TYPES: dict[str, type[Any]] = {
+    cls.type: cls for cls in (Started, Rolled, Kept, Declared, Scored, Undone, NextGame)
+}
+
+
+def to_dict(event: Event) -> dict[str, Any]:
+    """The JSON-able dict of one event, ``type`` first."""
+    out: dict[str, Any] = {"type": event.type}
+    for name in event.__dataclass_fields__:
+        value = getattr(event, name)
+        out[name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def from_dict(data: Mapping[str, Any]) -> Event:
+    """Read one event back from its dict; :class:`EventError` for anything malformed.
+
+    >>> from_dict({"type": "score", "box": "chance"})
+    Scored(box='chance', column=None, player=None)
+    >>> from_dict({"type": "shout"})
+    Traceback (most recent call last):
+    ...
+    dicetray.rules.events.EventError: unknown event type 'shout'
+    """
+    if not isinstance(data, Mapping):
+        raise EventError(f"an event is a JSON object, not {type(data).__name__}")
+    kind = data.get("type")
+    cls = _TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise EventError(f"unknown event type {kind!r}")
+    fields = cls.__dataclass_fields__
+    extra = set(data) - set(fields) - {"type"}
+    if extra:
+        raise EventError(f"{kind} event has unknown field(s) {sorted(extra)}")
+    values: dict[str, Any] = {}
+    for name, spec in fields.items():
+        if name not in data:
+            if spec.default is MISSING:
+                raise EventError(f"{kind} event lacks {name!r}")
+            continue
+        values[name] = _field(kind, name, data[name])
+    return cls(**values)
+
+
+def _field(kind: str, name: str, value: Any) -> Any:
+    """Check one field's JSON value and turn lists into tuples."""
+    if name in ("dice", "held"):
+        if not isinstance(value, list) or not all(_is_int(v) for v in value):
+            raise EventError(f"{kind} event: {name} must be a list of integers")
+        return tuple(value)
+    if name == "players":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise EventError(f"{kind} event: players must be a list of names")
+        return tuple(value)
+    if name in ("player", "games"):
+        if value is not None and not _is_int(value):
+            raise EventError(f"{kind} event: {name} must be an integer")
+        return value
+    if value is not None and not isinstance(value, str):
+        raise EventError(f"{kind} event: {name} must be a string")
+    if value is None and (kind, name) in (("start", "ruleset"), ("declare", "box")):
+        raise EventError(f"{kind} event: {name} must be a string")
+    return value
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def dumps(events: Iterable[Event]) -> str:
+    """A JSON array of events."""
+    return json.dumps([to_dict(e) for e in events])
+
+
+def loads(text: str) -> list[Event]:
+    """Events back from :func:`dumps` output."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise EventError(f"events are not valid JSON: {exc}") from None
+    if not isinstance(data, list):
+        raise EventError("events are a JSON array")
+    return [from_dict(d) for d in data]
