@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import types
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import cv2
 import numpy as np
@@ -33,7 +33,7 @@ SETTINGS = CameraSettings(exposure_us=8000, analogue_gain=2.5, colour_gains=(1.9
 class FakePicamera2:
     """Stands in for picamera2.Picamera2, recording what the source asks of it."""
 
-    cameras: list[dict[str, Any]] = [{"Model": "imx708", "Num": 0}]
+    cameras: ClassVar[list[dict[str, Any]]] = [{"Model": "imx708", "Num": 0}]
     last: FakePicamera2 | None = None
     fail_capture = False
     has_focus = True
@@ -142,7 +142,7 @@ class TestPicamera2:
     def test_capture_failure(self, fake_picamera2, monkeypatch: pytest.MonkeyPatch) -> None:
         source = Picamera2Source((320, 240))
         monkeypatch.setattr(FakePicamera2, "fail_capture", True)
-        with pytest.raises(CameraError, match="capture failed .*timeout"):
+        with pytest.raises(CameraError, match=r"capture failed .*timeout"):
             source.capture()
 
     def test_not_installed(self, monkeypatch: pytest.MonkeyPatch) -> None:
