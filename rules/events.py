@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import MISSING, dataclass
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from dicetray.rules.errors import RulesError
@@ -114,9 +114,9 @@ _TYPES: dict[str, type[Any]] = {
 def to_dict(event: Event) -> dict[str, Any]:
     """The JSON-able dict of one event, ``type`` first."""
     out: dict[str, Any] = {"type": event.type}
-    for name in event.__dataclass_fields__:
-        value = getattr(event, name)
-        out[name] = list(value) if isinstance(value, tuple) else value
+    for spec in fields(event):
+        value = getattr(event, spec.name)
+        out[spec.name] = list(value) if isinstance(value, tuple) else value
     return out
 
 
@@ -136,12 +136,12 @@ def from_dict(data: Mapping[str, Any]) -> Event:
     cls = _TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise EventError(f"unknown event type {kind!r}")
-    fields = cls.__dataclass_fields__
-    extra = set(data) - set(fields) - {"type"}
+    known = {spec.name: spec for spec in fields(cls)}
+    extra = set(data) - set(known) - {"type"}
     if extra:
         raise EventError(f"{kind} event has unknown field(s) {sorted(extra)}")
     values: dict[str, Any] = {}
-    for name, spec in fields.items():
+    for name, spec in known.items():
         if name not in data:
             if spec.default is MISSING:
                 raise EventError(f"{kind} event lacks {name!r}")

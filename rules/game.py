@@ -34,6 +34,7 @@ from dicetray.rules.events import (
     Started,
     Undone,
 )
+from dicetray.rules.loader import load_ruleset
 from dicetray.rules.ruleset import RuleSet
 from dicetray.rules.sheet import Entry, Sheet, UndoError
 from dicetray.rules.turn import Declaration, Turn, throw
@@ -82,16 +83,9 @@ class Game:
 
         The rule set is loaded by the id in ``Started`` unless given (a rule-set file).
         """
-        events = list(events)
-        if not events or not isinstance(events[0], Started):
-            raise EventError("a game's events begin with a start event")
-        start = events[0]
-        if ruleset is None:
-            from dicetray.rules.loader import load_ruleset
-
-            ruleset = load_ruleset(start.ruleset)
+        start, ruleset, rest = _opening(events, ruleset)
         game = cls(ruleset, start.players)
-        for event in events[1:]:
+        for event in rest:
             game.apply(event)
         return game
 
@@ -134,9 +128,7 @@ class Game:
         """Indices of the players with the highest total once the game is over (ties: all)."""
         if not self.finished:
             return ()
-        totals = self.totals()
-        best = max(totals)
-        return tuple(i for i, t in enumerate(totals) if t == best)
+        return _leaders(self.totals())
 
     def options(self) -> tuple[Entry, ...]:
         """The current player's legal entries for the dice on the table."""
@@ -296,16 +288,9 @@ class Match:
     @classmethod
     def from_events(cls, events: Iterable[Event], ruleset: RuleSet | None = None) -> Match:
         """Rebuild a match from its events (the first is :class:`Started`)."""
-        events = list(events)
-        if not events or not isinstance(events[0], Started):
-            raise EventError("a match's events begin with a start event")
-        start = events[0]
-        if ruleset is None:
-            from dicetray.rules.loader import load_ruleset
-
-            ruleset = load_ruleset(start.ruleset)
+        start, ruleset, rest = _opening(events, ruleset)
         match = cls(ruleset, start.players, start.games)
-        for event in events[1:]:
+        for event in rest:
             match.apply(event)
         return match
 
@@ -335,8 +320,7 @@ class Match:
         """Players with the best match total once every game is over (ties: all)."""
         if not self.finished:
             return ()
-        totals = self.totals()
-        return tuple(i for i, t in enumerate(totals) if t == max(totals))
+        return _leaders(self.totals())
 
     def next_game(self) -> Game:
         """Start the next game once the current one is over."""
@@ -380,3 +364,21 @@ def _player_names(players: Sequence[str] | int) -> tuple[str, ...]:
     if len(set(names)) != len(names):
         raise PlayersError("two players share a name")
     return names
+
+
+def _leaders(totals: tuple[int, ...]) -> tuple[int, ...]:
+    best = max(totals)
+    return tuple(i for i, t in enumerate(totals) if t == best)
+
+
+def _opening(
+    events: Iterable[Event], ruleset: RuleSet | None
+) -> tuple[Started, RuleSet, list[Event]]:
+    """The start event, the rule set it names (unless given) and the events after it."""
+    events = list(events)
+    if not events or not isinstance(events[0], Started):
+        raise EventError("the events of a game begin with a start event")
+    start = events[0]
+    if ruleset is None:
+        ruleset = load_ruleset(start.ruleset)
+    return start, ruleset, events[1:]

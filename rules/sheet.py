@@ -139,6 +139,7 @@ class Sheet:
 
     def __init__(self, ruleset: RuleSet) -> None:
         self.ruleset = ruleset
+        self._specs = {spec.id: spec for spec in ruleset.boxes}
         self._filled: dict[Key, Entry] = {}
         self._stack: list[Entry] = []
 
@@ -181,10 +182,11 @@ class Sheet:
 
         >>> from dicetray.rules import load_ruleset
         >>> sheet = Sheet(load_ruleset("yahtzee"))
-        >>> for face, box in enumerate(("ones", "twos", "threes", "fours", "fives", "sixes"), 1):
-        ...     _ = sheet.record(box, (face, face, face, 1 if face != 1 else 2, 2))
+        >>> for face, box in enumerate(sheet.ruleset.upper_ids, 1):
+        ...     other = 6 if face == 1 else 1
+        ...     _ = sheet.record(box, (face, face, face, other, other))
         >>> sheet.totals().upper, sheet.totals().upper_bonus
-        (66, 35)
+        (63, 35)
         """
         if column is None and len(self.columns) > 1:
             parts = [self._column_totals(c) for c in self.columns]
@@ -336,7 +338,7 @@ class Sheet:
             extras += entry.extra
             if entry.box is None:
                 continue
-            if self.ruleset.box(entry.box).section == "upper":
+            if self._specs[entry.box].section == "upper":
                 upper += entry.points
             else:
                 lower += entry.points
@@ -422,7 +424,7 @@ class Sheet:
 
     def _entry(self, col: str, box: str, dice: tuple[int, ...], ctx: ScoreContext) -> Entry:
         """The entry for an allowed box, with jokers, extra bonuses, strict and sharp rules."""
-        spec = self.ruleset.box(box)
+        spec = self._specs[box]
         points = spec.points(dice, ctx)
         extra = 0
         rule = self._extra_state(col, dice)
@@ -493,8 +495,8 @@ class Sheet:
             return
         held, bonus = rule
         mode = self.ruleset.extra.mode
-        upper = [b for b in allowed if self.ruleset.box(b).section == "upper"]
-        lower = [b for b in allowed if self.ruleset.box(b).section == "lower"]
+        upper = [b for b in allowed if self._specs[b].section == "upper"]
+        lower = [b for b in allowed if self._specs[b].section == "lower"]
         if mode == "extra-turn" and held:
             for box in allowed:
                 table[(col, box)] = ExtraRuleError(
@@ -535,7 +537,7 @@ class Sheet:
             for e in table.values()
             if isinstance(e, Entry)
             and e.box is not None
-            and self.ruleset.box(e.box).section == "upper"
+            and self._specs[e.box].section == "upper"
             and e.points > 0
         ]
         if not scoring_upper:
@@ -545,7 +547,7 @@ class Sheet:
             if (
                 isinstance(found, Entry)
                 and found.box is not None
-                and self.ruleset.box(found.box).section == "lower"
+                and self._specs[found.box].section == "lower"
                 and found.value == 0
             ):
                 table[key] = ScratchError(

@@ -14,8 +14,8 @@ them against the rule set.
 >>> turn = turn.roll((2, 3))               # only the two thrown dice, in position order
 >>> turn.dice
 (2, 2, 2, 3, 2)
->>> turn.context()
-ScoreContext(roll=2, thrown=2)
+>>> turn.context().roll, turn.context().thrown
+(2, 2)
 """
 
 from __future__ import annotations
