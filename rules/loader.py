@@ -23,6 +23,7 @@ import functools
 import re
 import tomllib
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -44,9 +45,17 @@ from dicetray.rules.ruleset import (
     SharpPolicy,
     StrictPolicy,
     UpperBonus,
+    pick_name,
 )
 
-__all__ = ["builtin_dir", "list_options", "list_rulesets", "load_ruleset"]
+__all__ = [
+    "OptionInfo",
+    "builtin_dir",
+    "list_options",
+    "list_rulesets",
+    "load_ruleset",
+    "option_info",
+]
 
 Draft = dict[str, Any]
 Check = Callable[[Any], "str | None"]
@@ -188,6 +197,31 @@ def list_options() -> list[str]:
     ['columns', 'columns-3', 'croatian']
     """
     return sorted(path.stem for path in (builtin_dir() / "options").glob("*.toml"))
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """What a house-rule option is called and does (from its file's own keys)."""
+
+    id: str
+    names: Mapping[str, str]
+    description: str
+    source: str
+
+    def name(self, lang: str = "en") -> str:
+        """The option's name in ``lang``."""
+        return pick_name(self.names, lang)
+
+
+def option_info(option: str) -> OptionInfo:
+    """Name and description of a built-in option.
+
+    >>> option_info("full-cup").name("de")
+    'Voller Becher'
+    """
+    raw = _read(_builtin_file(option, option=True))
+    names = raw.get("names", {"en": option})
+    return OptionInfo(option, names, raw.get("description", ""), raw.get("source", ""))
 
 
 def _is_path(text: str) -> bool:

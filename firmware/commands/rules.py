@@ -1,10 +1,133 @@
-"""``dicetray rules``: list, show and score rule sets (being built)."""
+"""``dicetray rules``: list, show and score rule sets.
+
+RULESET is a built-in id (``kniffel``), a combination with house-rule options
+(``kniffel+sharp+full-cup``) or the path of a rule-set file. Every mistake (unknown rule
+set or box, bad dice, a malformed file) ends with a one-line message and exit status 1.
+"""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import click
+
+from dicetray.rules import RulesError, RuleSet, ScoreContext, load_ruleset
+from dicetray.rules.loader import list_options, list_rulesets, option_info
+
+
+@contextmanager
+def _rules_errors() -> Iterator[None]:
+    """Turn any rules error into a one-line click error (no traceback)."""
+    try:
+        yield
+    except RulesError as exc:
+        raise click.ClickException(" ".join(str(exc).split())) from None
+
+
+def _load(ruleset: str) -> RuleSet:
+    with _rules_errors():
+        return load_ruleset(ruleset)
 
 
 @click.group()
 def rules() -> None:
     """List, show and score rule sets."""
+
+
+@rules.command("list")
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
+def list_command(lang: str) -> None:
+    """The built-in rule sets, then the house-rule options (combine as kniffel+sharp)."""
+    with _rules_errors():
+        width = max(len(name) for name in [*list_rulesets(), *list_options()])
+        click.echo("Rule sets:")
+        for ruleset_id in list_rulesets():
+            click.echo(f"  {ruleset_id:<{width}}  {load_ruleset(ruleset_id).name(lang)}")
+        click.echo("Options (add to a rule set with +, e.g. kniffel+sharp+full-cup):")
+        for option in list_options():
+            click.echo(f"  {option:<{width}}  {option_info(option).name(lang)}")
+
+
+@rules.command("show")
+@click.argument("ruleset")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object instead of text.")
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
+def show_command(ruleset: str, as_json: bool, lang: str) -> None:
+    """Settings and boxes of RULESET in sheet order, with what each box needs and scores."""
+    rule_set = _load(ruleset)
+    if as_json:
+        click.echo(json.dumps(rule_set.to_dict(), ensure_ascii=False, indent=2))
+        return
+    for line in _show_lines(rule_set, lang):
+        click.echo(line)
+
+
+def _show_lines(rule_set: RuleSet, lang: str) -> Iterator[str]:
+    yield f"{rule_set.name(lang)} ({rule_set.id})"
+    if rule_set.description:
+        yield rule_set.description
+    if rule_set.source:
+        yield f"source: {rule_set.source}"
+    yield (
+        f"dice {rule_set.dice}, faces 1-{rule_set.faces}, rolls {rule_set.rolls}, "
+        f"hold {rule_set.hold}, scratch {rule_set.scratch}, declaration {rule_set.declaration}"
+    )
+    bonus = rule_set.upper_bonus
+    if bonus:
+        yield f"upper bonus: {bonus.points} at {bonus.threshold} ({', '.join(bonus.boxes)})"
+    if rule_set.five_of_a_kind:
+        yield (
+            f"further five-of-a-kind ({rule_set.five_of_a_kind}): {rule_set.extra.mode}"
+            + (f", bonus {rule_set.extra.bonus}" if rule_set.extra.mode != "none" else "")
+        )
+    if rule_set.sharp:
+        yield f"sharp throws: x{rule_set.sharp.factor} for {', '.join(rule_set.sharp.boxes)}"
+    if rule_set.strict:
+        chance = rule_set.strict.chance_five_of_a_kind
+        yield f"strict: top to bottom, no jokers; Chance with a five-of-a-kind = {chance}"
+    if rule_set.save_rolls:
+        yield "unused rolls carry over to later turns"
+    columns = ", ".join(f"{c.name(lang)} ({c.order})" for c in rule_set.columns)
+    yield f"columns: {columns}; games per match: {rule_set.games_per_match}"
+    if rule_set.options:
+        yield f"options: {', '.join(rule_set.options)}"
+    yield ""
+    id_width = max(len(box.id) for box in rule_set.boxes)
+    name_width = max(len(box.name(lang)) for box in rule_set.boxes)
+    for box in rule_set.boxes:
+        yield f"  {box.id:<{id_width}}  {box.name(lang):<{name_width}}  {box.describe()}"
+
+
+@rules.command(
+    "score",
+    context_settings={"ignore_unknown_options": True},  # lets a bad die like -1 through
+)
+@click.argument("ruleset")
+@click.argument("category")
+@click.argument("dice", nargs=-1, required=True)
+@click.option("--roll", type=int, default=None, help="Which roll of the turn made the dice.")
+@click.option("--thrown", type=int, default=None, help="How many dice that roll threw.")
+@click.option("--filled", multiple=True, metavar="BOX", help="A box already filled (repeatable).")
+def score_command(
+    ruleset: str,
+    category: str,
+    dice: tuple[str, ...],
+    roll: int | None,
+    thrown: int | None,
+    filled: tuple[str, ...],
+) -> None:
+    """Points the dice make in CATEGORY of RULESET on an empty sheet (an integer)."""
+    rule_set = _load(ruleset)
+    values = []
+    for die in dice:
+        try:
+            values.append(int(die))
+        except ValueError:
+            raise click.ClickException(f"a die must be a whole number, not {die!r}") from None
+    with _rules_errors():
+        ctx = ScoreContext(roll=roll, thrown=thrown, filled=frozenset(filled))
+        for box_id in filled:
+            rule_set.box(box_id)
+        click.echo(rule_set.score(category, values, ctx))
