@@ -66,9 +66,9 @@ class Entry:
     """What is written on the sheet for one turn.
 
     ``points`` count for their section (and the upper bonus); ``extra`` is a
-    five-of-a-kind bonus earned with this entry (Yahtzee bonus, Kniffel's 100), which
-    never counts towards the upper bonus. ``box`` is None for a further Kniffel noted
-    beside the sheet (``extra-turn``).
+    five-of-a-kind bonus earned with this entry beside the box's own points (the Yahtzee
+    bonus; Kniffel's 100 in an upper box), which never counts towards the upper bonus.
+    ``box`` is None for a further Kniffel noted beside the sheet (``extra-turn``).
 
     >>> Entry("main", "threes", 15, extra=100).value
     115
@@ -426,29 +426,33 @@ class Sheet:
         """The entry for an allowed box, with jokers, extra bonuses, strict and sharp rules."""
         spec = self._specs[box]
         points = spec.points(dice, ctx)
-        extra = 0
         rule = self._extra_state(col, dice)
+        if rule is None:
+            if self._strict_chance(col, dice, spec):
+                strict = self.ruleset.strict.chance_five_of_a_kind  # type: ignore[union-attr]
+                return Entry(col, box, strict or 0, 0, dice)
+            return Entry(col, box, points * self.ruleset.sharp_factor(box, ctx), 0, dice)
+        held, bonus = rule
+        upper = spec.section == "upper"
         mode = self.ruleset.extra.mode
-        if rule is not None:
-            held, bonus = rule
-            upper = spec.section == "upper"
-            if mode in ("forced-joker", "lower-joker", "free-joker"):
-                extra = bonus
-                if upper and mode == "lower-joker":
-                    points = 0
-                elif not upper and (mode != "free-joker" or self._matching_filled(col, dice)):
-                    points = spec.joker_points(dice)
-            elif mode == "kniffel":
-                if held:
-                    extra = bonus
-                    points = points if upper else 0
-                elif spec.kind == "full-house":
-                    points = spec.joker_points(dice)
-            elif mode == "book" and held and not upper:
-                points, extra = 0, bonus
-        elif self._strict_chance(col, dice, spec):
-            points = self.ruleset.strict.chance_five_of_a_kind or 0  # type: ignore[union-attr]
+        if mode in ("kniffel", "book") and held and not upper:
+            return Entry(col, box, bonus, 0, dice)  # the box itself takes the bonus
+        extra = bonus if mode != "book" else 0
+        if mode == "lower-joker" and upper:
+            points = 0
+        elif self._joker(mode, held, spec, col, dice):
+            points = spec.joker_points(dice)
         return Entry(col, box, points * self.ruleset.sharp_factor(box, ctx), extra, dice)
+
+    def _joker(self, mode: str, held: bool, spec: BoxSpec, col: str, dice: tuple[int, ...]) -> bool:
+        """Whether a further five-of-a-kind scores ``spec`` as a joker (as if it fitted)."""
+        if spec.section == "upper":
+            return False
+        if mode in ("forced-joker", "lower-joker"):
+            return True
+        if mode == "free-joker":
+            return self._matching_filled(col, dice)
+        return mode == "kniffel" and not held and spec.kind == "full-house"
 
     def _extra_state(self, col: str, dice: tuple[int, ...]) -> tuple[bool, int] | None:
         """For a further five-of-a-kind in ``col``: (box holds >0, bonus earned); else None."""
