@@ -270,11 +270,12 @@ def load_ruleset(id_or_path: str | Path) -> RuleSet:
     ...
     dicetray.rules.errors.UnknownRuleSet: no rule set 'zilch' (known: crag, general, ...)
     """
-    if isinstance(id_or_path, Path) or _is_path(str(id_or_path)):
-        path = Path(id_or_path)
-        draft = _draft_from_file(path, depth=0)
-        return _build(draft)
-    return _load_builtin(str(id_or_path))
+    text = str(id_or_path)
+    if isinstance(id_or_path, Path) or Path(text).is_file() or ("+" not in text and _is_path(text)):
+        return _build(_draft_from_file(Path(text), depth=0))
+    if any(_is_path(part) for part in text.split("+")):
+        return _build(_draft_from_spec(text, depth=0))  # files may change: not cached
+    return _load_builtin(text)
 
 
 @functools.lru_cache(maxsize=64)
@@ -396,6 +397,14 @@ def _patch(draft: Draft, raw: Mapping[str, Any], where: str, option: bool) -> No
             _patch_table(draft, key, value, where)
     if "remove_boxes" in raw:
         _remove_boxes(draft, raw["remove_boxes"], where)
+        five = draft["five_of_a_kind"]
+        if five and five in raw["remove_boxes"]:
+            raise RuleSetError(
+                where,
+                f"remove_boxes[{raw['remove_boxes'].index(five)}]",
+                f'{five!r} is the five_of_a_kind box: also set five_of_a_kind = "" '
+                '(and extra = { mode = "none" })',
+            )
     if "columns" in raw:
         draft["columns"] = _columns(raw["columns"], where)
     if "boxes" in raw:
@@ -542,7 +551,7 @@ def _build(draft: Draft) -> RuleSet:
 
     def ref(key: str, box_id: str) -> str:
         if box_id not in ids:
-            raise RuleSetError(origin[key], key, f"no box {box_id!r} on the sheet")
+            raise RuleSetError(origin[key.split(".")[0]], key, f"no box {box_id!r} on the sheet")
         return box_id
 
     five = draft["five_of_a_kind"] or None
