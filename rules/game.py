@@ -283,7 +283,6 @@ class Match:
         first = Game(ruleset, players)
         self.players = first.players
         self.games: list[Game] = [first]
-        self._log: list[Event] = [Started(ruleset.id, self.players, self.length)]
 
     @classmethod
     def from_events(cls, events: Iterable[Event], ruleset: RuleSet | None = None) -> Match:
@@ -306,7 +305,17 @@ class Match:
 
     @property
     def events(self) -> tuple[Event, ...]:
-        return tuple(self._log)
+        """The match's events: its start, then each game's actions, games split by NextGame.
+
+        Actions made on :attr:`game` directly are included; a next game that was undone
+        leaves no trace (replaying gives the same state).
+        """
+        events: list[Event] = [Started(self.ruleset.id, self.players, self.length)]
+        for number, game in enumerate(self.games):
+            if number:
+                events.append(NextGame())
+            events.extend(game.events[1:])
+        return tuple(events)
 
     @property
     def finished(self) -> bool:
@@ -339,7 +348,6 @@ class Match:
             self.games.pop()  # undo the start of the next game
         else:
             self.game.apply(event)
-        self._log.append(event)
 
     def to_dict(self) -> dict[str, object]:
         return {
