@@ -226,7 +226,8 @@ class TestMatch:
         assert match.number == 2
         finish(match.game, (1, 3, 5))
         assert match.finished
-        assert match.totals() == tuple(a + b for a, b in zip(first, match.game.totals()))
+        second = match.game.totals()
+        assert match.totals() == tuple(a + b for a, b in zip(first, second, strict=True))
         assert match.winners() == (0, 1)
         with pytest.raises(GameOver, match="match of 2 games is over"):
             match.next_game()

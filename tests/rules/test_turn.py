@@ -39,7 +39,7 @@ class TestRolls:
 
     @pytest.mark.parametrize("values", [(1, 2, 3, 4, 7), (0, 1, 2, 3, 4), (1, 2, 3, 4, True)])
     def test_die_outside_the_faces(self, values) -> None:
-        with pytest.raises(InvalidDice, match="a die shows 1..6"):
+        with pytest.raises(InvalidDice, match=r"a die shows 1\.\.6"):
             start("yahtzee").roll(values)
 
     def test_wrong_number_of_dice(self) -> None:
