@@ -453,3 +453,303 @@ def _write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_bytes(data)
     os.replace(tmp, path)
+
+
+# -- building a calibration from frames ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CalibrationReport:
+    """How building a calibration went: the dice found per frame and how they were read.
+
+    ``status`` is "ok" (every dice frame read right), "unsure" (some frame read
+    unsure or with the wrong count) or "unread" (no recognizer was available).
+    """
+
+    status: str
+    dice_found: tuple[int, ...]
+    readings: tuple[Any, ...]
+    problems: tuple[str, ...] = ()
+
+    def lines(self) -> list[str]:
+        """The report as lines of text for a person."""
+        out = [f"dice found per frame: {', '.join(map(str, self.dice_found)) or '-'}"]
+        for i, reading in enumerate(self.readings, 1):
+            values = " ".join(map(str, reading.values)) or "-"
+            note = f" ({reading.reason})" if reading.reason else ""
+            out.append(f"frame {i}: read {values} — {reading.status}{note}")
+        out.extend(f"problem: {p}" for p in self.problems)
+        out.append(f"status: {self.status}")
+        return out
+
+
+Reader = Any  # Callable[[np.ndarray, Calibration | None, int | None], Reading]
+
+
+def build_calibration(
+    empty_frames: Sequence[np.ndarray],
+    dice_frames: Sequence[np.ndarray],
+    *,
+    tray: Sequence[Point] | None = None,
+    ledge: Sequence[Point] | None = None,
+    dice: int | None = 5,
+    reader: Reader | None = None,
+    camera: CameraSettings | None = None,
+) -> tuple[Calibration, CalibrationReport]:
+    """Make a calibration from frames of the empty tray and frames with dice on it.
+
+    The background is the per-pixel median of ``empty_frames``; the tray is found
+    in it as the large even region round the image centre (or given as ``tray``,
+    four or more corners in image px; ``ledge`` likewise, or None). Die size and
+    colours come from the dice frames (what differs from the background), and
+    the recognizer (``reader``, default :func:`dicetray.vision.read`) reads each
+    dice frame with the new calibration to measure how well it works.
+    CalibrationError when the frames don't allow a calibration.
+    """
+    import cv2
+
+    background = _median_frame(empty_frames, "empty-tray")
+    height, width = background.shape[:2]
+    shots = _check_frames(dice_frames, (height, width), "dice")
+    tray_polygon = _polygon(tray, "tray") if tray is not None else _find_tray(background)
+    ledge_polygon = _polygon(ledge, "ledge") if ledge is not None else None
+    zones = Calibration(image_size=(width, height), tray=tray_polygon, ledge=ledge_polygon,
+                        die_size=max(2.0, min(width, height) / 20)).zone_mask()
+    blobs = [_dice_blobs(shot, background, zones) for shot in shots]
+    found = [b for frame_blobs in blobs for b in frame_blobs]
+    if not found:
+        raise CalibrationError("no dice found in the dice frames (nothing differs from the "
+                               "empty tray inside the tray zone)")
+    die_size = float(np.median([b[0] for b in found]))
+    die_color, pip_color = _dice_colours(shots, blobs, die_size, cv2)
+    if tray is None:
+        # the floor seen in the empty tray lies below the dice's top faces, which a
+        # tilted camera sees a little further out: widen the zone by half a die
+        tray_polygon = _grow(tray_polygon, die_size * 0.5)
+    corners = _four_corners(tray_polygon)
+    homography, topdown = (homography_from_corners(corners, _topdown_size(corners))
+                           if corners is not None else (None, None))
+    calibration = Calibration(
+        image_size=(width, height), tray=tray_polygon, ledge=ledge_polygon,
+        homography=homography, topdown_size=topdown, die_size=die_size,
+        die_color=die_color, pip_color=pip_color, camera=camera or CameraSettings(),
+        background_pixels=background,
+    )
+    report = _read_back(calibration, shots, [len(b) for b in blobs], dice, reader)
+    quality = {"frames": float(len(shots)),
+               "dice_found": float(np.mean(report.dice_found))}
+    if report.readings:
+        quality["read_ok"] = float(np.mean([r.ok for r in report.readings]))
+        confidences = [d.confidence for r in report.readings for d in r.dice]
+        quality["confidence"] = float(np.mean(confidences)) if confidences else 0.0
+    return replace(calibration, quality=quality), report
+
+
+def _check_frames(frames: Sequence[np.ndarray], shape: tuple[int, int] | None,
+                  what: str) -> list[np.ndarray]:
+    frames = list(frames)
+    if not frames:
+        raise CalibrationError(f"no {what} frames given")
+    for i, frame in enumerate(frames, 1):
+        if not (isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.ndim == 3
+                and frame.shape[2] == 3):
+            raise CalibrationError(f"{what} frame {i} is not a BGR uint8 image")
+        shape = shape or frame.shape[:2]
+        if frame.shape[:2] != shape:
+            raise CalibrationError(f"{what} frame {i} is {frame.shape[1]}x{frame.shape[0]}, "
+                                   f"the others {shape[1]}x{shape[0]}")
+    return frames
+
+
+def _median_frame(frames: Sequence[np.ndarray], what: str) -> np.ndarray:
+    stack = np.stack(_check_frames(frames, None, what))
+    if len(stack) == 1:
+        return stack[0].copy()
+    return np.median(stack, axis=0).astype(np.uint8)
+
+
+def _find_tray(background: np.ndarray) -> Polygon:
+    """The tray floor: the even region round the image centre, as a polygon."""
+    import cv2
+
+    height, width = background.shape[:2]
+    scale = 320 / max(width, height)
+    small = cv2.resize(background, (round(width * scale), round(height * scale)),
+                       interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (5, 5), 0)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    centre = lab[h * 2 // 5: h * 3 // 5, w * 2 // 5: w * 3 // 5].reshape(-1, 3)
+    colour = np.median(centre, axis=0)
+    # lightness drifts with uneven light, so it counts for less than the colour
+    weights = np.array([0.35, 1.0, 1.0], np.float32)
+    distance = np.sqrt((((lab - colour) * weights) ** 2).sum(axis=2))
+    spread = float(np.percentile(np.sqrt((((centre - colour) * weights) ** 2).sum(axis=1)), 90))
+    mask = (distance < max(12.0, 3.0 * spread)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels = cv2.connectedComponents(mask)
+    middle = labels[h // 2, w // 2]
+    if count < 2 or middle == 0:
+        raise CalibrationError("could not find the tray: the image centre is not an even "
+                               "surface; give the tray's corners")
+    region = (labels == middle).astype(np.uint8) * 255
+    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contour = cv2.convexHull(max(contours, key=cv2.contourArea))
+    if cv2.contourArea(contour) < 0.08 * h * w:
+        raise CalibrationError("could not find the tray: the even region round the centre "
+                               "is too small; give the tray's corners")
+    touches = (contour[:, 0, 0].min() <= 0 or contour[:, 0, 1].min() <= 0
+               or contour[:, 0, 0].max() >= w - 1 or contour[:, 0, 1].max() >= h - 1)
+    if touches and cv2.contourArea(contour) > 0.9 * h * w:
+        raise CalibrationError("could not find the tray: the whole frame looks alike; "
+                               "give the tray's corners")
+    quad = [(float(x) / scale, float(y) / scale) for x, y in _quad(contour)]
+    return tuple(_four_corners(tuple(quad)) or quad)
+
+
+def _quad(contour: np.ndarray) -> np.ndarray:
+    """Simplify a convex contour to four corners when it is roughly a quadrilateral."""
+    import cv2
+
+    perimeter = cv2.arcLength(contour, True)
+    for tolerance in (0.01, 0.02, 0.03, 0.05):
+        approx = cv2.approxPolyDP(contour, tolerance * perimeter, True)
+        if len(approx) == 4:
+            return approx.reshape(-1, 2).astype(np.float64)
+    return contour.reshape(-1, 2).astype(np.float64)
+
+
+def _four_corners(polygon: Polygon) -> list[Point] | None:
+    """The polygon's corners as top-left, top-right, bottom-right, bottom-left (or None)."""
+    if len(polygon) != 4:
+        return None
+    pts = np.array(polygon)
+    by_sum = pts[:, 0] + pts[:, 1]
+    by_diff = pts[:, 0] - pts[:, 1]
+    order = [by_sum.argmin(), by_diff.argmax(), by_sum.argmax(), by_diff.argmin()]
+    if len(set(order)) != 4:
+        return None
+    return [(float(pts[i, 0]), float(pts[i, 1])) for i in order]
+
+
+def _grow(polygon: Polygon, distance: float) -> Polygon:
+    """A convex polygon with every edge pushed ``distance`` outwards.
+
+    >>> _grow(((0, 0), (10, 0), (10, 10), (0, 10)), 1)
+    ((-1.0, -1.0), (11.0, -1.0), (11.0, 11.0), (-1.0, 11.0))
+    """
+    pts = np.array(polygon, float)
+    sign = 1.0 if _area(polygon) > 0 else -1.0  # y points down the image
+    n = len(pts)
+    lines = []
+    for i in range(n):
+        a, b = pts[i], pts[(i + 1) % n]
+        edge = (b - a) / np.linalg.norm(b - a)
+        normal = sign * np.array([edge[1], -edge[0]])
+        lines.append((a + normal * distance, edge))
+    out = []
+    for i in range(n):
+        (p, d), (q, e) = lines[i - 1], lines[i]
+        cross = d[0] * e[1] - d[1] * e[0]
+        if abs(cross) < 1e-9:
+            out.append(tuple(float(v) for v in q))
+            continue
+        t = ((q - p)[0] * e[1] - (q - p)[1] * e[0]) / cross
+        corner = p + t * d
+        out.append((float(corner[0]), float(corner[1])))
+    return tuple(out)
+
+
+def _topdown_size(corners: Sequence[Point]) -> tuple[int, int]:
+    tl, tr, br, bl = (np.array(p) for p in corners)
+    width = max(np.linalg.norm(tr - tl), np.linalg.norm(br - bl))
+    height = max(np.linalg.norm(bl - tl), np.linalg.norm(br - tr))
+    return (max(2, round(width)), max(2, round(height)))
+
+
+def _dice_blobs(frame: np.ndarray, background: np.ndarray,
+                zones: np.ndarray) -> list[tuple[float, np.ndarray]]:
+    """(edge length, pixel mask) of each die-like blob where the frame differs."""
+    import cv2
+
+    diff = cv2.absdiff(frame, background).max(axis=2)
+    diff = cv2.GaussianBlur(diff, (5, 5), 0)
+    diff[zones == 0] = 0
+    level, _ = cv2.threshold(diff, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    mask = (diff > max(level, 30)).astype(np.uint8)
+    # a shadow only darkens the floor evenly; drop pixels that are just that
+    ratio = (frame.astype(np.float32) + 4) / (background.astype(np.float32) + 4)
+    shadow = (ratio.max(axis=2) < 0.95) & (ratio.max(axis=2) - ratio.min(axis=2) < 0.08)
+    mask[shadow] = 0
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    if not len(areas):
+        return []
+    typical = float(np.median(areas[areas >= max(20, areas.max() * 0.05)]))
+    blobs = []
+    for i in range(1, count):
+        area = stats[i, cv2.CC_STAT_AREA]
+        if not 0.4 * typical <= area <= 1.8 * typical:
+            continue  # specks, or dice touching each other
+        blob = labels == i
+        ys, xs = np.nonzero(blob)
+        points = np.column_stack([xs, ys]).astype(np.float32)
+        (_, _), (a, b), _ = cv2.minAreaRect(points)
+        blobs.append((float(min(a, b)) * _SILHOUETTE_TO_EDGE, blob))
+    return blobs
+
+
+# A die's silhouette includes the sliver of side faces a tilted camera sees; its
+# narrow width overstates the top face's edge by about this much (measured on renders).
+_SILHOUETTE_TO_EDGE = 0.96
+
+
+def _dice_colours(shots: Sequence[np.ndarray], blobs: Sequence[Sequence[tuple[float, Any]]],
+                  die_size: float, cv2: Any) -> tuple[BGR, BGR]:
+    """Body and pip colours: the two colour clusters of the dice's middles (top faces)."""
+    core = np.ones((max(3, round(die_size * 0.3)),) * 2, np.uint8)
+    middles = [cv2.erode(blob.astype(np.uint8), core).astype(bool)
+               for frame_blobs in blobs for _, blob in frame_blobs]
+    images = [shot for shot, frame_blobs in zip(shots, blobs, strict=True) for _ in frame_blobs]
+    pixels = np.concatenate([image[m] for image, m in zip(images, middles, strict=True)])
+    if len(pixels) < 20:
+        pixels = np.concatenate([shot[blob] for shot, frame_blobs
+                                 in zip(shots, blobs, strict=True) for _, blob in frame_blobs])
+    if len(pixels) > 40_000:
+        pixels = pixels[np.random.default_rng(0).choice(len(pixels), 40_000, replace=False)]
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(1)
+    _, labels, _ = cv2.kmeans(pixels.astype(np.float32), 2, None, criteria, 3,
+                                    cv2.KMEANS_PP_CENTERS)
+    counts = np.bincount(labels.ravel(), minlength=2)
+    body, pips = (0, 1) if counts[0] >= counts[1] else (1, 0)
+    die = np.median(pixels[labels.ravel() == body], axis=0).round().astype(int)
+    pip = np.median(pixels[labels.ravel() == pips], axis=0).round().astype(int)
+    return _bgr(die.tolist(), "die_color"), _bgr(pip.tolist(), "pip_color")
+
+
+def _default_reader() -> Reader | None:
+    try:
+        from dicetray.vision import read  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return read
+
+
+def _read_back(calibration: Calibration, shots: Sequence[np.ndarray], found: Sequence[int],
+               dice: int | None, reader: Reader | None) -> CalibrationReport:
+    reader = reader or _default_reader()
+    problems = []
+    if dice is not None:
+        problems += [f"frame {i}: {n} dice found by difference, expected {dice}"
+                     for i, n in enumerate(found, 1) if n != dice]
+    if reader is None:
+        return CalibrationReport("unread", tuple(found), (),
+                                 (*problems, "no recognizer available to check the reading"))
+    readings = tuple(reader(shot, calibration, dice) for shot in shots)
+    problems += [f"frame {i}: {r.reason}" for i, r in enumerate(readings, 1) if not r.ok]
+    status = "ok" if all(r.ok for r in readings) and not problems else "unsure"
+    return CalibrationReport(status, tuple(found), readings, tuple(problems))

@@ -1,0 +1,159 @@
+"""Building a calibration from rendered frames of an empty tray and of dice on it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from dicetray.vision.calibration import Calibration, CameraSettings, build_calibration
+from dicetray.vision.errors import CalibrationError
+from dicetray.vision.reading import DieReading, Reading
+from dicetray.vision.render import FrameTruth, render
+from dicetray.vision.scene import CLEAN_LOOK, random_scene
+
+SIZE = (640, 480)
+
+
+def _frames(seed: int, ledge_dice: int = 0, look=None) -> tuple[list, list, list[FrameTruth]]:
+    scene = random_scene(seed, dice=5, image_size=SIZE, ledge_dice=0)
+    if look is not None:
+        scene = replace(scene, look=look)
+    empty = [render(scene.with_dice(()), i)[0] for i in range(3)]
+    shots, truths = [], []
+    for k in range(2):
+        dice = random_scene(seed * 10 + k + 1, dice=5, ledge_dice=ledge_dice).dice
+        frame, truth = render(scene.with_dice(dice), k)
+        shots.append(frame)
+        truths.append(truth)
+    return empty, shots, truths
+
+
+def _fake_reader(truths: list[FrameTruth], wrong: int | None = None):
+    """A stand-in recognizer answering from the truth (wrong on frame ``wrong``)."""
+    calls = []
+
+    def read(frame: np.ndarray, calibration: Calibration | None, dice: int | None) -> Reading:
+        truth = truths[len(calls)]
+        calls.append((frame.shape, calibration, dice))
+        found = tuple(DieReading(d.value, d.x, d.y, 0.0, calibration.zone_of(d.x, d.y), 0.9,
+                                 d.size) for d in truth.dice)
+        if len(calls) - 1 == wrong:
+            return Reading("unsure", "cocked: die at (1, 1) is not flat", found)
+        return Reading("ok", "", found)
+
+    read.calls = calls  # type: ignore[attr-defined]
+    return read
+
+
+class TestBuild:
+    def test_finds_tray_die_size_and_colours(self) -> None:
+        empty, shots, truths = _frames(3)
+        reader = _fake_reader(truths)
+        calibration, report = build_calibration(empty, shots, reader=reader)
+        truth = truths[0]
+        assert calibration.image_size == SIZE
+        assert calibration.die_size == pytest.approx(truth.die_size, rel=0.12)
+        for t in truths:
+            assert all(calibration.zone_of(d.x, d.y) == "tray" for d in t.dice)
+        # the found tray is close to the true one (corner by corner, within a die)
+        for found, true in zip(calibration.tray, truth.tray, strict=True):
+            assert np.hypot(found[0] - true[0], found[1] - true[1]) < truth.die_size * 1.2
+        assert min(calibration.die_color) > 200  # white dice
+        assert max(calibration.pip_color) < 90  # black pips
+        assert report.status == "ok" and report.dice_found == (5, 5)
+        assert [c[2] for c in reader.calls] == [5, 5]
+        assert calibration.quality == {"frames": 2.0, "dice_found": 5.0, "read_ok": 1.0,
+                                       "confidence": pytest.approx(0.9)}
+
+    def test_background_is_the_median_of_the_empty_frames(self) -> None:
+        empty, shots, truths = _frames(4)
+        stack = np.stack(empty)
+        calibration, _ = build_calibration(empty, shots, reader=_fake_reader(truths))
+        assert np.array_equal(calibration.background_image(),
+                              np.median(stack, axis=0).astype(np.uint8))
+
+    def test_homography_maps_the_tray_to_a_rectangle(self) -> None:
+        empty, shots, truths = _frames(5)
+        calibration, _ = build_calibration(empty, shots, reader=_fake_reader(truths))
+        assert calibration.homography is not None and calibration.topdown_size is not None
+        w, h = calibration.topdown_size
+        corners = calibration.to_topdown(calibration.tray)
+        assert corners == pytest.approx(np.array([[0, 0], [w, 0], [w, h], [0, h]]), abs=0.5)
+
+    def test_given_zones_are_kept(self) -> None:
+        empty, shots, truths = _frames(6, ledge_dice=2)
+        calibration, report = build_calibration(
+            empty, shots, tray=truths[0].tray, ledge=truths[0].ledge,
+            reader=_fake_reader(truths), camera=CameraSettings(exposure_us=7000))
+        assert calibration.tray == truths[0].tray and calibration.ledge == truths[0].ledge
+        assert calibration.camera.exposure_us == 7000
+        zones = [calibration.zone_of(d.x, d.y) for d in truths[0].dice]
+        assert zones == [d.zone for d in truths[0].dice] and zones.count("ledge") == 2
+        assert report.dice_found == (5, 5)
+
+    def test_an_unsure_reading_makes_the_report_unsure(self) -> None:
+        empty, shots, truths = _frames(3)
+        _, report = build_calibration(empty, shots, reader=_fake_reader(truths, wrong=1))
+        assert report.status == "unsure"
+        assert report.problems == ("frame 2: cocked: die at (1, 1) is not flat",)
+        text = "\n".join(report.lines())
+        assert "frame 2: read" in text and text.endswith("status: unsure")
+
+    def test_wrong_dice_count_is_a_problem(self) -> None:
+        empty, shots, truths = _frames(3)
+        _, report = build_calibration(empty, shots, dice=4, reader=_fake_reader(truths))
+        assert report.status == "unsure"
+        assert "frame 1: 5 dice found by difference, expected 4" in report.problems
+
+    def test_saved_and_loaded(self, tmp_path: Path) -> None:
+        empty, shots, truths = _frames(3)
+        calibration, _ = build_calibration(empty, shots, reader=_fake_reader(truths))
+        calibration.save(tmp_path / "calibration.json")
+        loaded = Calibration.load(tmp_path / "calibration.json")
+        assert loaded == replace(calibration, background="calibration.background.png")
+        assert np.array_equal(loaded.background_image(), calibration.background_image())
+
+
+class TestRecognizerReadsCleanRenders:
+    def test_clean_frames_are_read_right(self) -> None:
+        from dicetray.vision.recognizer import read
+
+        empty, shots, truths = _frames(8, look=CLEAN_LOOK)
+        _, report = build_calibration(empty, shots, reader=read)
+        assert [r.values for r in report.readings] == [t.values for t in truths]
+        assert report.status == "ok"
+
+
+class TestRefusal:
+    def test_no_empty_frames(self) -> None:
+        with pytest.raises(CalibrationError, match="no empty-tray frames"):
+            build_calibration([], [np.zeros((10, 10, 3), np.uint8)])
+
+    def test_frames_of_different_sizes(self) -> None:
+        empty, shots, _ = _frames(3)
+        with pytest.raises(CalibrationError, match="dice frame 1 is 320x240"):
+            build_calibration(empty, [cv2.resize(shots[0], (320, 240))])
+
+    def test_not_an_image(self) -> None:
+        with pytest.raises(CalibrationError, match="not a BGR uint8 image"):
+            build_calibration([np.zeros((10, 10), np.float32)], [])
+
+    def test_no_dice_in_the_dice_frames(self) -> None:
+        empty, _, _ = _frames(3)
+        with pytest.raises(CalibrationError, match="no dice found"):
+            build_calibration(empty, empty, reader=lambda *a: None)
+
+    def test_no_tray_to_be_found(self) -> None:
+        rng = np.random.default_rng(0)
+        noise = [rng.integers(0, 255, (240, 320, 3), dtype=np.uint8) for _ in range(2)]
+        with pytest.raises(CalibrationError, match="could not find the tray"):
+            build_calibration(noise, noise)
+
+    def test_a_plain_frame_has_no_tray(self) -> None:
+        plain = [np.full((240, 320, 3), 120, np.uint8)]
+        with pytest.raises(CalibrationError, match="could not find the tray"):
+            build_calibration(plain, plain)
