@@ -500,7 +500,8 @@ def _patch_box(draft: Draft, entry: Any, where: str, key: str) -> None:
     else:
         box = draft["boxes"].pop(index)
         if "kind" in entry and entry["kind"] != box["kind"]:
-            box = {"params": {}}  # a new kind starts from its own defaults
+            # a new kind starts from its own defaults (and its own section)
+            box = {"names": box["names"], "params": {}}
     for name, value in entry.items():
         if name == "params":
             box["params"] = {**box.get("params", {}), **copy.deepcopy(value)}
