@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import click
 
+from dicetray.firmware.commands.calibrate import calibrate
 from dicetray.firmware.commands.rules import rules
 from dicetray.firmware.paths import ENV_VAR
 
@@ -30,3 +31,4 @@ def main(ctx: click.Context, data_dir: str | None) -> None:
 
 
 main.add_command(rules)
+main.add_command(calibrate)

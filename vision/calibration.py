@@ -732,10 +732,14 @@ def _dice_colours(shots: Sequence[np.ndarray], blobs: Sequence[Sequence[tuple[fl
 
 
 def _default_reader() -> Reader | None:
+    """The recognizer, imported only when needed (vision.read, else its own module)."""
     try:
         from dicetray.vision import read  # type: ignore[attr-defined]
     except ImportError:
-        return None
+        try:
+            from dicetray.vision.recognizer import read
+        except ImportError:
+            return None
     return read
 
 

@@ -26,6 +26,7 @@ dicetray.vision.errors.CameraError: unknown frame source 'telescope' (expected .
 from __future__ import annotations
 
 import os
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -36,11 +37,12 @@ import numpy as np
 
 from dicetray.vision.calibration import Calibration, CameraSettings
 from dicetray.vision.errors import CameraError, FrameError
-from dicetray.vision.scene import Scene, SimulatedTray
+from dicetray.vision.scene import Scene, SimulatedTray, random_scene
 
 __all__ = [
     "IMAGE_SUFFIXES",
     "FolderSource",
+    "FrameClock",
     "FrameSource",
     "OpenCVCameraSource",
     "Picamera2Source",
@@ -368,30 +370,63 @@ class FolderSource(FrameSource):
 # -- simulated ------------------------------------------------------------------------------
 
 
+class FrameClock:
+    """Simulated time that moves on by one frame interval at every capture.
+
+    >>> clock = FrameClock(fps=10)
+    >>> clock.tick(); clock.tick(); round(clock(), 3)
+    0.2
+    """
+
+    def __init__(self, fps: float = 15.0) -> None:
+        if fps <= 0:
+            raise ValueError(f"fps must be positive, got {fps}")
+        self.now = 0.0
+        self.step = 1.0 / fps
+
+    def __call__(self) -> float:
+        return self.now
+
+    def tick(self) -> None:
+        """One frame later."""
+        self.now += self.step
+
+
 class SimulatedSource(FrameSource):
     """The rendered camera over a simulated tray (or a fixed scene).
 
-    Drive the dice through :attr:`tray` (``roll``, ``keep``, ``release``); each
-    capture renders the tray as it is at that moment, with fresh sensor noise.
+    Drive the dice through :attr:`tray` (``roll``, ``keep``, ``release``,
+    ``clear``); each capture renders the tray as it is at that moment, with fresh
+    sensor noise. A tray made here runs on a :class:`FrameClock` (``fps`` frames a
+    second, time moving only as frames are taken), so a simulated roll settles
+    after the same number of frames on any machine; ``fps=None`` uses real time.
+    Give the same :attr:`clock` to a settle detector.
 
-    >>> now = [0.0]
-    >>> source = SimulatedSource(SimulatedTray(seed=2, clock=lambda: now[0]))
+    >>> source = SimulatedSource(seed=2, size=(320, 240))
     >>> values = source.tray.roll([1, 2, 3, 4, 5])
-    >>> now[0] = 9.0
-    >>> source.truth().values
-    (1, 2, 3, 4, 5)
+    >>> frames = list(source.frames(limit=30))  # two simulated seconds
+    >>> source.tray.settled, source.truth().values
+    (True, (1, 2, 3, 4, 5))
     """
 
     name = "sim"
 
-    def __init__(self, world: SimulatedTray | Scene | None = None, seed: int = 0) -> None:
+    def __init__(self, world: SimulatedTray | Scene | None = None, seed: int = 0, *,
+                 size: tuple[int, int] | None = None, fps: float | None = 15.0) -> None:
         self.tray: SimulatedTray | None
+        self.clock: Callable[[], float]
         if isinstance(world, Scene):
             self.tray, self._scene = None, world
+            self.clock = FrameClock(fps) if fps else time.monotonic
+        elif world is not None:
+            self.tray, self._scene = world, None
+            self.clock = world.clock
         else:
-            self.tray, self._scene = world or SimulatedTray(seed=seed), None
+            self.clock = FrameClock(fps) if fps else time.monotonic
+            base = random_scene(seed, image_size=size) if size else None
+            self.tray = SimulatedTray(seed=seed, clock=self.clock, base=base)
+            self._scene = None
         self._index = 0
-        self._last_truth = None
 
     def scene(self) -> Scene:
         """The world as it is now."""
@@ -406,8 +441,10 @@ class SimulatedSource(FrameSource):
         """Render the tray as it is now."""
         from dicetray.vision.render import render
 
-        frame, self._last_truth = render(self.scene(), self._index)
+        frame, _ = render(self.scene(), self._index)
         self._index += 1
+        if isinstance(self.clock, FrameClock):
+            self.clock.tick()
         return frame
 
     def truth(self) -> Any:
@@ -442,13 +479,7 @@ def open_source(spec: str, calibration: Calibration | None = None, *, loop: bool
             raise CameraError("folder: give the folder as folder:PATH")
         return FolderSource(arg, loop=loop)
     if kind == "sim":
-        seed = _int(arg, spec, 0)
-        if frame_size is None:
-            return SimulatedSource(seed=seed)
-        from dicetray.vision.scene import random_scene
-
-        base = random_scene(seed, image_size=frame_size)
-        return SimulatedSource(SimulatedTray(seed=seed, base=base))
+        return SimulatedSource(seed=_int(arg, spec, 0), size=frame_size)
     raise CameraError(f"unknown frame source {spec!r} (expected picamera2[:INDEX], "
                       "opencv[:INDEX|PATH], folder:PATH or sim[:SEED])")
 

@@ -348,6 +348,7 @@ class SimulatedTray:
     _start: list[DieState] = field(init=False, repr=False)
     _rest: list[DieState] = field(init=False, repr=False)
     _rolled_at: float = field(init=False, default=-1e9, repr=False)
+    _cleared: bool = field(init=False, default=False, repr=False)
 
     def __post_init__(self) -> None:
         self._rng = np.random.default_rng(self.seed)
@@ -371,10 +372,10 @@ class SimulatedTray:
         ``values`` fixes the outcome for the dice on the tray (in their order).
         """
         assert self.base is not None
+        self._cleared = False
         tray_idx = [i for i, d in enumerate(self._rest) if d.zone == "tray"]
         if values is not None and len(values) != len(tray_idx):
             raise ValueError(f"{len(tray_idx)} dice on the tray, {len(values)} values given")
-        ledge = [d for d in self._rest if d.zone == "ledge"]
         fresh = _place_dice(self._rng, self.base.with_dice(()), len(tray_idx), hard=False)
         self._start = list(self._rest)
         for k, i in enumerate(tray_idx):
@@ -383,9 +384,12 @@ class SimulatedTray:
             # a tumbling die comes in from the cup's side of the tray
             self._start[i] = replace(self._rest[i], x=float(self._rng.uniform(0, 40)),
                                      y=float(self._rng.uniform(0, self.base.tray_mm[1])))
-        del ledge
         self._rolled_at = self.clock()
         return self.values()
+
+    def clear(self) -> None:
+        """Take every die off the tray and ledge (an empty tray) until the next roll."""
+        self._cleared = True
 
     def keep(self, index: int) -> None:
         """Slide die ``index`` onto the ledge (a kept die)."""
@@ -418,6 +422,8 @@ class SimulatedTray:
     def scene(self) -> Scene:
         """The world right now: dice in flight (blurred, changing faces) or at rest."""
         assert self.base is not None
+        if self._cleared:
+            return self.base.with_dice(())
         t = (self.clock() - self._rolled_at) / self.tumble_s
         if t >= 1.0:
             return self.base.with_dice(self._rest)

@@ -1,0 +1,197 @@
+"""``dicetray calibrate``: make the camera calibration from a few frames.
+
+Frames come from image files (``--empty`` and ``--dice``, each a file or a folder
+of images, repeatable) or are taken from a frame source (``--source``):
+``picamera2``, ``opencv[:N]``, ``folder:PATH`` or ``sim[:SEED]``. With a real
+camera the command asks you to clear the tray and to roll the dice between
+shots (``--yes`` skips the questions); the simulated tray does it by itself.
+
+The calibration goes to ``calibration.json`` in the data directory (or ``--out``)
+with the empty-tray background beside it, and the report says how many dice
+were found and what the recognizer read with the new calibration. Any problem
+ends with a one-line message and exit status 1.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from dicetray.firmware.paths import ensure_data_dir
+
+CALIBRATION_FILE = "calibration.json"
+
+
+@contextmanager
+def _vision_errors() -> Iterator[None]:
+    """Turn a vision error into a one-line click error (no traceback)."""
+    from dicetray.vision.errors import VisionError
+
+    try:
+        yield
+    except VisionError as exc:
+        raise click.ClickException(" ".join(str(exc).split())) from None
+
+
+def _points(text: str | None, name: str) -> tuple[tuple[float, float], ...] | None:
+    """Polygon corners from "x,y x,y x,y ..." (spaces or semicolons between points)."""
+    if text is None:
+        return None
+    try:
+        points = tuple(
+            (float(x), float(y))
+            for x, y in (part.split(",") for part in text.replace(";", " ").split())
+        )
+    except ValueError:
+        raise click.BadParameter(f"expected corners as 'x,y x,y x,y ...', got {text!r}",
+                                 param_hint=name) from None
+    if len(points) < 3:
+        raise click.BadParameter("needs at least 3 corners", param_hint=name)
+    return points
+
+
+def _size(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise click.BadParameter(f"expected WIDTHxHEIGHT, got {text!r}",
+                                 param_hint="--size") from None
+    return (width, height)
+
+
+def _image_files(paths: Sequence[str]) -> list[Path]:
+    from dicetray.vision.frames import IMAGE_SUFFIXES
+
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            if not found:
+                raise click.ClickException(f"{path}: no images in this folder")
+            files.extend(found)
+        else:
+            files.append(path)
+    return files
+
+
+def _capture(source: Any, count: int, prompt: str | None, settle: Any) -> list[Any]:
+    """``count`` frames, each once the tray is still (and after ``prompt`` when asked).
+
+    A folder's images are stills already, so they are taken as they come.
+    """
+    from dicetray.vision.settle import wait_until_settled
+
+    frames = []
+    for k in range(count):
+        if prompt:
+            click.prompt(prompt.format(k=k + 1, n=count), default="", show_default=False,
+                         prompt_suffix=" ", err=True)
+        if source.name == "folder":
+            frames.append(source.capture())
+            continue
+        settle.reset()
+        frames.append(wait_until_settled(source, settle, timeout_s=30))
+    return frames
+
+
+def _from_source(spec: str, size: tuple[int, int] | None, empties: int, shots: int,
+                 dice: int, yes: bool) -> tuple[list[Any], list[Any], Any]:
+    """Empty-tray and dice frames taken from a frame source, and its camera settings."""
+    from dicetray.vision.frames import open_source
+    from dicetray.vision.settle import SettleDetector
+
+    with open_source(spec, size=size) as source:
+        tray = getattr(source, "tray", None)
+        settle = SettleDetector(clock=getattr(source, "clock", time.monotonic))
+        if tray is not None:  # the simulated tray clears and rolls itself
+            tray.clear()
+            empty = _capture(source, empties, None, settle)
+            shots_taken = []
+            for _ in range(shots):
+                tray.roll()
+                shots_taken.extend(_capture(source, 1, None, settle))
+        else:
+            ask = not yes
+            empty = _capture(source, empties, "Take every die off the tray, then press Enter"
+                             if ask else None, settle)
+            shots_taken = _capture(
+                source, shots,
+                f"Roll the {dice} dice onto the tray ({{k}}/{{n}}), then press Enter"
+                if ask else None, settle)
+        return empty, shots_taken, source.camera_settings()
+
+
+@click.command()
+@click.option("--empty", "empty_paths", multiple=True, metavar="IMG",
+              help="Image (or folder of images) of the empty tray; repeatable.")
+@click.option("--dice", "dice_paths", multiple=True, metavar="IMG",
+              help="Image (or folder of images) with the dice on the tray; repeatable.")
+@click.option("--source", metavar="SPEC",
+              help="Take the frames from picamera2, opencv[:N], folder:PATH or sim[:SEED].")
+@click.option("--count", default=5, show_default=True, type=click.IntRange(1, 30),
+              help="How many dice are in the dice frames.")
+@click.option("--frames", "shots", default=3, show_default=True, type=click.IntRange(1, 20),
+              help="With --source: how many empty and how many dice frames to take.")
+@click.option("--tray", metavar="'x,y x,y ...'",
+              help="The tray's corners in image pixels (found automatically when not given).")
+@click.option("--ledge", metavar="'x,y x,y ...'", help="The hold ledge's corners in image pixels.")
+@click.option("--size", metavar="WxH", help="With --source: the frame size to capture.")
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the calibration here.")
+@click.option("--data-dir", "data_dir_option", type=click.Path(file_okay=False),
+              help="Data directory (overrides the group option).")
+@click.option("--yes", "-y", is_flag=True, help="Don't ask before taking frames.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@click.pass_context
+def calibrate(ctx: click.Context, empty_paths: tuple[str, ...], dice_paths: tuple[str, ...],
+              source: str | None, count: int, shots: int, tray: str | None, ledge: str | None,
+              size: str | None, out: str | None, data_dir_option: str | None, yes: bool,
+              as_json: bool) -> None:
+    """Calibrate the camera: find the tray, learn the dice, check they read right."""
+    from dicetray.vision.calibration import build_calibration
+    from dicetray.vision.frames import read_image
+
+    tray_points, ledge_points = _points(tray, "--tray"), _points(ledge, "--ledge")
+    frame_size = _size(size)
+    if source and (empty_paths or dice_paths):
+        raise click.UsageError("give either --source or --empty/--dice images, not both")
+    if not source and not (empty_paths and dice_paths):
+        raise click.UsageError("give --empty and --dice images, or a --source to take them from")
+    with _vision_errors():
+        camera = None
+        if source:
+            empty, dice_frames, camera = _from_source(source, frame_size, shots, shots, count,
+                                                      yes)
+        else:
+            empty = [read_image(p) for p in _image_files(empty_paths)]
+            dice_frames = [read_image(p) for p in _image_files(dice_paths)]
+        calibration, report = build_calibration(empty, dice_frames, tray=tray_points,
+                                                ledge=ledge_points, dice=count, camera=camera)
+        obj = ctx.find_object(dict) or {}
+        target = Path(out) if out else ensure_data_dir(
+            data_dir_option or obj.get("data_dir")) / CALIBRATION_FILE
+        calibration.save(target)
+    if as_json:
+        click.echo(json.dumps({
+            "calibration": str(target),
+            "status": report.status,
+            "dice_found": list(report.dice_found),
+            "readings": [r.to_json() for r in report.readings],
+            "problems": list(report.problems),
+            "die_size": round(calibration.die_size, 1),
+            "tray": [list(p) for p in calibration.tray],
+        }))
+        return
+    for line in report.lines():
+        click.echo(line)
+    click.echo(f"die size: {calibration.die_size:.1f} px; tray corners: "
+               + " ".join(f"{x:.0f},{y:.0f}" for x, y in calibration.tray))
+    click.echo(f"calibration written to {target}")

@@ -1,0 +1,132 @@
+"""``dicetray calibrate``: from image files or a frame source, with clear errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from dicetray.firmware.cli import main
+from dicetray.vision.calibration import Calibration
+from dicetray.vision.render import render
+from dicetray.vision.scene import random_scene
+
+SIZE = (480, 360)
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
+    """Rendered photos of an empty tray and of dice on it, as files."""
+    folder = tmp_path_factory.mktemp("photos")
+    scene = random_scene(12, image_size=SIZE)
+    paths: dict[str, list[Path]] = {"empty": [], "dice": []}
+    for i in range(2):
+        path = folder / f"empty{i}.png"
+        cv2.imwrite(str(path), render(scene.with_dice(()), i)[0])
+        paths["empty"].append(path)
+    for i in range(2):
+        path = folder / f"dice{i}.png"
+        cv2.imwrite(str(path), render(scene.with_dice(random_scene(40 + i).dice), i)[0])
+        paths["dice"].append(path)
+    return paths
+
+
+def _args(photos: dict[str, list[Path]]) -> list[str]:
+    return [arg for kind in ("empty", "dice") for p in photos[kind]
+            for arg in (f"--{kind}", str(p))]
+
+
+def test_calibrates_from_image_files_into_the_data_dir(photos, tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "calibrate",
+                                       *_args(photos)])
+    assert result.exit_code == 0, result.output
+    assert "dice found per frame: 5, 5" in result.output
+    assert f"calibration written to {tmp_path / 'calibration.json'}" in result.output
+    calibration = Calibration.load(tmp_path / "calibration.json")
+    assert calibration.image_size == SIZE and calibration.background_image() is not None
+
+
+def test_data_dir_from_the_environment_and_json_report(photos, tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["calibrate", "--json", "--count", "5", *_args(photos)],
+                                env={"DICETRAY_DATA_DIR": str(tmp_path / "data")})
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["calibration"] == str(tmp_path / "data" / "calibration.json")
+    assert report["dice_found"] == [5, 5] and len(report["readings"]) == 2
+    assert report["status"] in ("ok", "unsure")
+
+
+def test_out_file_and_given_tray(photos, tmp_path: Path) -> None:
+    out = tmp_path / "my.json"
+    tray = "20,20 460,20 460,340 20,340"
+    result = CliRunner().invoke(main, ["calibrate", "--out", str(out), "--tray", tray,
+                                       *_args(photos)])
+    assert result.exit_code == 0, result.output
+    assert Calibration.load(out).tray == ((20, 20), (460, 20), (460, 340), (20, 340))
+    assert (tmp_path / "my.background.png").is_file()
+
+
+def test_folder_of_images_as_arguments(photos, tmp_path: Path) -> None:
+    empty_dir, dice_dir = tmp_path / "e", tmp_path / "d"
+    for folder, kind in ((empty_dir, "empty"), (dice_dir, "dice")):
+        folder.mkdir()
+        for p in photos[kind]:
+            (folder / p.name).write_bytes(p.read_bytes())
+    result = CliRunner().invoke(main, ["calibrate", "--out", str(tmp_path / "c.json"),
+                                       "--empty", str(empty_dir), "--dice", str(dice_dir)])
+    assert result.exit_code == 0, result.output
+    assert "dice found per frame: 5, 5" in result.output
+
+
+def test_frames_from_a_folder_source(photos, tmp_path: Path) -> None:
+    replay = tmp_path / "replay"
+    replay.mkdir()
+    for i, p in enumerate([*photos["empty"], *photos["dice"]]):
+        (replay / f"{i:02}.png").write_bytes(p.read_bytes())
+    result = CliRunner().invoke(main, ["calibrate", "--source", f"folder:{replay}",
+                                       "--frames", "2", "--yes", "--out",
+                                       str(tmp_path / "c.json")])
+    assert result.exit_code == 0, result.output
+    assert "dice found per frame: 5, 5" in result.output
+
+
+def test_frames_from_the_simulated_tray(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["calibrate", "--source", "sim:5", "--size", "320x240",
+                                       "--frames", "1", "--out", str(tmp_path / "c.json")])
+    assert result.exit_code == 0, result.output
+    assert "dice found per frame: 5" in result.output
+    assert Calibration.load(tmp_path / "c.json").image_size == (320, 240)
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["--empty", "/nonexistent.png", "--dice", "/nonexistent.png"], 1,
+         "/nonexistent.png: no such file"),
+        (["--source", "telescope"], 1, "unknown frame source 'telescope'"),
+        (["--source", "picamera2", "--empty", "x.png"], 2, "not both"),
+        ([], 2, "give --empty and --dice images"),
+        (["--source", "sim", "--tray", "1,2 3"], 2, "expected corners"),
+        (["--source", "sim", "--size", "big"], 2, "WIDTHxHEIGHT"),
+    ],
+)
+def test_errors_are_one_line_without_traceback(args: list[str], code: int,
+                                               message: str) -> None:
+    result = CliRunner().invoke(main, ["calibrate", *args])
+    assert result.exit_code == code
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_frames_without_a_tray_are_refused(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.png"
+    cv2.imwrite(str(plain), np.full((120, 160, 3), 128, np.uint8))
+    result = CliRunner().invoke(main, ["calibrate", "--out", str(tmp_path / "c.json"),
+                                       "--empty", str(plain), "--dice", str(plain)])
+    assert result.exit_code == 1
+    assert "Error: could not find the tray" in result.output
+    assert not (tmp_path / "c.json").exists()
