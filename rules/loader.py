@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from dicetray.rules.errors import RuleSetError, UnknownRuleSet
@@ -225,7 +226,7 @@ def option_info(option: str) -> OptionInfo:
 
 
 def _is_path(text: str) -> bool:
-    return text.endswith(".toml") or "/" in text or "\\" in text or Path(text).is_file()
+    return text.endswith(".toml") or "/" in text or "\\" in text
 
 
 def _builtin_file(name: str, option: bool) -> Path:
@@ -271,7 +272,8 @@ def load_ruleset(id_or_path: str | Path) -> RuleSet:
     dicetray.rules.errors.UnknownRuleSet: no rule set 'zilch' (known: crag, general, ...)
     """
     text = str(id_or_path)
-    if isinstance(id_or_path, Path) or Path(text).is_file() or ("+" not in text and _is_path(text)):
+    named_file = Path(text).is_file() and text not in list_rulesets()
+    if isinstance(id_or_path, Path) or named_file or ("+" not in text and _is_path(text)):
         return _build(_draft_from_file(Path(text), depth=0))
     if any(_is_path(part) for part in text.split("+")):
         return _build(_draft_from_spec(text, depth=0))  # files may change: not cached
@@ -630,9 +632,9 @@ def _build_box(raw: Mapping[str, Any], dice: int, faces: int) -> BoxSpec:
     return BoxSpec(
         id=raw["id"],
         kind=kind.name,
-        params=params,
+        params=MappingProxyType(params),  # built-ins are shared: keep them read-only
         section=section,
-        names=_localized(raw["names"]),
+        names=MappingProxyType(_localized(raw["names"])),
         served=raw.get("served"),
     )
 

@@ -119,6 +119,7 @@ class BoxSpec:
         return pick_name(self.names, lang)
 
     def _judge(self, dice: tuple[int, ...], ctx: ScoreContext) -> int | None:
+        # kinds imports ScoreContext from here, so it is imported where it is used
         from dicetray.rules.kinds import get_kind
 
         if self.section == "computed":
