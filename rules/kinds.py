@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -136,7 +137,7 @@ class Kind:
             if param.name not in raw:
                 if param.required:
                     raise RuleSetError("", param.name, f"kind {self.name!r} needs this parameter")
-                params[param.name] = param.default
+                params[param.name] = copy.deepcopy(param.default)  # lists stay per box
                 continue
             problem = param.check(raw[param.name])
             if problem:

@@ -78,10 +78,13 @@ def _show_lines(rule_set: RuleSet, lang: str) -> Iterator[str]:
     if bonus:
         yield f"upper bonus: {bonus.points} at {bonus.threshold} ({', '.join(bonus.boxes)})"
     if rule_set.five_of_a_kind:
-        yield (
-            f"further five-of-a-kind ({rule_set.five_of_a_kind}): {rule_set.extra.mode}"
-            + (f", bonus {rule_set.extra.bonus}" if rule_set.extra.mode != "none" else "")
+        extra = rule_set.extra
+        further = (
+            "no extra bonus, no joker"
+            if extra.mode == "none"
+            else f"a further one: {extra.mode}, bonus {extra.bonus}"
         )
+        yield f"five-of-a-kind box: {rule_set.five_of_a_kind} ({further})"
     if rule_set.sharp:
         yield f"sharp throws: x{rule_set.sharp.factor} for {', '.join(rule_set.sharp.boxes)}"
     if rule_set.strict:
