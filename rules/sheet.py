@@ -140,14 +140,18 @@ class Sheet:
     def __init__(self, ruleset: RuleSet) -> None:
         self.ruleset = ruleset
         self._specs = {spec.id: spec for spec in ruleset.boxes}
-        self._filled: dict[Key, Entry] = {}
+        self._scorable = tuple(b.id for b in ruleset.boxes if b.section != "computed")
+        self._orders = {
+            c.id: "down" if ruleset.strict is not None else c.order for c in ruleset.columns
+        }
+        self._filled: dict[tuple[str, str], Entry] = {}
         self._stack: list[Entry] = []
 
     # -- reading the sheet --------------------------------------------------------------
 
     @property
     def columns(self) -> tuple[str, ...]:
-        return tuple(c.id for c in self.ruleset.columns)
+        return tuple(self._orders)
 
     @property
     def entries(self) -> tuple[Entry, ...]:
@@ -157,7 +161,7 @@ class Sheet:
     @property
     def scorable(self) -> tuple[str, ...]:
         """Box ids a roll can be entered in (computed lines excluded), in sheet order."""
-        return tuple(b.id for b in self.ruleset.boxes if b.section != "computed")
+        return self._scorable
 
     def entry(self, box: str, column: str | None = None) -> Entry | None:
         """The entry in ``box`` of ``column``, or None while it is open."""
@@ -166,12 +170,12 @@ class Sheet:
     def open_boxes(self, column: str | None = None) -> tuple[str, ...]:
         """Open boxes of one column, in sheet order."""
         col = self._column(column)
-        return tuple(b for b in self.scorable if (col, b) not in self._filled)
+        return tuple(b for b in self._scorable if (col, b) not in self._filled)
 
     @property
     def full(self) -> bool:
         """True once every box of every column holds a score."""
-        return all(not self.open_boxes(c) for c in self.columns)
+        return len(self._filled) == len(self._scorable) * len(self._orders)
 
     @property
     def boxes_left(self) -> int:
@@ -249,7 +253,8 @@ class Sheet:
             )
         if isinstance(found, RulesError):
             raise found
-        self._filled[(col, box)] = found
+        if box is not None:
+            self._filled[(col, box)] = found
         self._stack.append(found)
         return found
 
@@ -319,16 +324,10 @@ class Sheet:
         return column
 
     def _order(self, column: str) -> str:
-        if self.ruleset.strict is not None:
-            return "down"
-        return next(c.order for c in self.ruleset.columns if c.id == column)
+        return self._orders[column]
 
     def _points_of(self, column: str) -> dict[str, int]:
-        return {
-            box: entry.points
-            for (col, box), entry in self._filled.items()
-            if col == column and box is not None
-        }
+        return {box: e.points for (col, box), e in self._filled.items() if col == column}
 
     def _column_totals(self, column: str) -> ColumnTotals:
         upper = lower = extras = 0
@@ -373,7 +372,21 @@ class Sheet:
                         )
         if self.ruleset.scratch == "swiss":
             self._swiss(table)
+        if not any(isinstance(found, Entry) for found in table.values()):
+            self._unannounced_scratch(table, dice)
         return table
+
+    def _unannounced_scratch(self, table: dict[Key, Candidate], dice: tuple[int, ...]) -> None:
+        """Only announce-column boxes left and nothing announced: the roll is a scratch there."""
+        for key, found in table.items():
+            col, box = key
+            if (
+                box is not None
+                and isinstance(found, DeclarationError)
+                and self._order(col) == "announce"
+                and (col, box) not in self._filled
+            ):
+                table[key] = Entry(col, box, 0, 0, dice)
 
     def _column_candidates(
         self,
