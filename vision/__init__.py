@@ -6,5 +6,6 @@
 """
 
 from dicetray.vision.reading import DieReading, Reading
+from dicetray.vision.recognizer import read
 
-__all__ = ["DieReading", "Reading"]
+__all__ = ["DieReading", "Reading", "read"]

@@ -1,0 +1,146 @@
+"""Grouping pip candidates into die faces.
+
+Two pips belong to one face when they have the same polarity and a similar size,
+sit close enough for one face, and the straight line between them runs over face
+colour all the way (no background, gap or seam crossed). Touching dice are kept
+apart by that line-of-sight test; a group that still fits no layout is split by a
+straight cut into two groups that each fit one.
+
+>>> import numpy as np
+>>> groups(4, np.array([[0, 2], [2, 3]]))
+[[0, 2, 3], [1]]
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from dicetray.vision.layouts import LayoutFit, fit_layout
+
+__all__ = ["fit_or_split", "groups", "linkable"]
+
+
+def groups(n: int, pairs: np.ndarray) -> list[list[int]]:
+    """The connected groups of ``n`` pips joined by the index ``pairs`` (k x 2)."""
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in pairs.tolist():
+        parent[root(i)] = root(j)
+    out: dict[int, list[int]] = {}
+    for i in range(n):
+        out.setdefault(root(i), []).append(i)
+    return sorted(out.values())
+
+
+def linkable(
+    colour: np.ndarray,
+    on_pip: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    face: np.ndarray,
+    pairs: np.ndarray,
+    tolerance: np.ndarray,
+    samples: int = 9,
+) -> np.ndarray:
+    """For each pair (i, j), whether the segment between pips i and j stays on face colour.
+
+    ``colour`` is the working image (float32 BGR), ``on_pip`` a bool mask of pip pixels
+    (samples there are ignored), ``face`` the per-pip face colour and ``tolerance`` the
+    per-pair allowed colour distance.
+    """
+    if len(pairs) == 0:
+        return np.zeros(0, bool)
+    h, w = on_pip.shape
+    t = np.linspace(0.12, 0.88, samples)[None, :]
+    i, j = pairs[:, 0], pairs[:, 1]
+    sx = np.clip(np.rint(x[i, None] + (x[j] - x[i])[:, None] * t), 0, w - 1).astype(np.intp)
+    sy = np.clip(np.rint(y[i, None] + (y[j] - y[i])[:, None] * t), 0, h - 1).astype(np.intp)
+    seen = colour[sy, sx]  # pairs x samples x 3
+    ref = (face[i] + face[j])[:, None, :] / 2
+    off = np.sqrt(((seen - ref) ** 2).sum(axis=2)) > tolerance[:, None]
+    valid = ~on_pip[sy, sx]
+    bad = (off & valid).sum(axis=1)
+    return bad == 0
+
+
+def _split_fits(points: np.ndarray, accept) -> list[tuple[list[int], LayoutFit]] | None:
+    """The best straight cut of ``points`` into two groups that each fit a layout."""
+    n = len(points)
+    best: tuple[float, list[tuple[list[int], LayoutFit]]] | None = None
+    for deg in range(0, 180, 10):
+        th = math.radians(deg)
+        proj = points @ np.array([math.cos(th), math.sin(th)])
+        order = np.argsort(proj)
+        gaps = np.diff(proj[order])
+        for k in range(1, n):
+            if n - k > 6 or k > 6:
+                continue
+            a, b = sorted(order[:k].tolist()), sorted(order[k:].tolist())
+            fa, fb = fit_layout(points[a]), fit_layout(points[b])
+            if fa is None or fb is None or not (accept(a, fa) and accept(b, fb)):
+                continue
+            # prefer cuts through a wide gap and tight fits
+            score = fa.residual + fb.residual - 0.02 * float(gaps[k - 1])
+            if best is None or score < best[0]:
+                best = (score, [(a, fa), (b, fb)])
+    return None if best is None else best[1]
+
+
+def _inside(points: np.ndarray, fit: LayoutFit, half_edge: float) -> np.ndarray:
+    """Which ``points`` fall on the face square of ``fit``."""
+    inv = np.linalg.inv(fit.affine)
+    local = (points - fit.centre) @ inv.T
+    return (np.abs(local) <= half_edge).all(axis=1)
+
+
+def fit_or_split(
+    points: np.ndarray, accept, half_edge: float
+) -> list[tuple[list[int], LayoutFit]] | None:
+    """Fit one layout to ``points``; failing that, split them; else None.
+
+    ``accept(indices, fit)`` vets a candidate fit (size, spacing, layout check). A split
+    is either two groups that each fit, or one group that fits with every other pip off
+    its face (a side face seen at an angle, whose pips are left unread).
+    """
+    fit = fit_layout(points)
+    if fit is not None and accept(list(range(len(points))), fit):
+        return [(list(range(len(points))), fit)]
+    if len(points) < 2 or len(points) > 12:
+        return None
+    both = _split_fits(points, accept)
+    if both is not None:
+        return both
+    return _fit_with_leftover(points, accept, half_edge)
+
+
+def _fit_with_leftover(
+    points: np.ndarray, accept, half_edge: float
+) -> list[tuple[list[int], LayoutFit]] | None:
+    n = len(points)
+    best: tuple[tuple[int, float], list[tuple[list[int], LayoutFit]]] | None = None
+    for deg in range(0, 180, 10):
+        th = math.radians(deg)
+        order = np.argsort(points @ np.array([math.cos(th), math.sin(th)]))
+        for k in range(1, n):
+            for part in (order[:k], order[k:]):
+                if len(part) > 6 or len(part) < 2:
+                    continue
+                idx = sorted(part.tolist())
+                fit = fit_layout(points[idx])
+                if fit is None or not accept(idx, fit):
+                    continue
+                rest = np.setdiff1d(np.arange(n), idx)
+                if _inside(points[rest], fit, half_edge).any():
+                    continue
+                key = (-len(idx), fit.residual)
+                if best is None or key < best[0]:
+                    best = (key, [(idx, fit)])
+    return None if best is None else best[1]

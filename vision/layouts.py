@@ -1,0 +1,163 @@
+"""The six pip layouts of a die and fitting them to observed pips.
+
+Positions live on a 3x3 grid in the face's own frame, in units of the pip offset
+``a`` (centre to a corner pip's x or y): 1 centre; 2 and 3 a diagonal; 4 the
+corners; 5 corners and centre; 6 two columns of three. A fit finds the affine map
+from that frame to the image that best explains the pips, so a tilted camera (a
+face seen as a parallelogram) still fits while a pip in the wrong place does not.
+
+>>> import numpy as np
+>>> five = np.array([[0, 0], [10, 10], [-10, 10], [10, -10], [-10, -10]], float) + 50
+>>> fit = fit_layout(five)
+>>> fit.value, round(fit.residual, 3), [round(float(v), 1) for v in fit.centre]
+(5, 0.0, [50.0, 50.0])
+>>> fit_layout(np.array([[0, 0], [10, 10], [-10, 10], [10, -10], [-10, -3]], float)) is None
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["GRID", "LAYOUTS", "LayoutFit", "fit_layout"]
+
+#: The nine grid positions of a face, in units of the pip offset ``a``.
+GRID = np.array([(gx, gy) for gy in (-1, 0, 1) for gx in (-1, 0, 1)], float)
+
+#: Pip positions of each face value, in the face's own frame.
+LAYOUTS: dict[int, np.ndarray] = {
+    1: np.array([(0, 0)], float),
+    2: np.array([(-1, -1), (1, 1)], float),
+    3: np.array([(-1, -1), (0, 0), (1, 1)], float),
+    4: np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float),
+    5: np.array([(-1, -1), (1, -1), (1, 1), (-1, 1), (0, 0)], float),
+    6: np.array([(-1, -1), (1, -1), (1, 0), (1, 1), (-1, 1), (-1, 0)], float),
+}
+
+#: Largest residual (rms, in units of ``a``) for pips to count as a layout.
+MAX_RESIDUAL = 0.2
+
+
+@dataclass(frozen=True)
+class LayoutFit:
+    """A layout matched to pips: ``value``, face ``centre`` and the frame-to-image map.
+
+    ``affine`` maps face-frame grid units (see :data:`GRID`) to image offsets from
+    ``centre``; ``residual`` is the rms misfit in grid units.
+    """
+
+    value: int
+    centre: np.ndarray
+    affine: np.ndarray
+    residual: float
+
+    @property
+    def offset(self) -> float:
+        """The pip offset ``a`` in image px (geometric mean of the two axes)."""
+        return math.sqrt(abs(float(np.linalg.det(self.affine))))
+
+    @property
+    def skew(self) -> float:
+        """How far the face is from a square: ratio of the map's singular values (>= 1)."""
+        s = np.linalg.svd(self.affine, compute_uv=False)
+        return float(s[0] / max(s[1], 1e-9))
+
+    @property
+    def angle(self) -> float:
+        """Rotation of the face in degrees, in ``[0, 90)``."""
+        return math.degrees(math.atan2(self.affine[1, 0], self.affine[0, 0])) % 90.0
+
+    def grid(self) -> np.ndarray:
+        """The nine grid positions in image px (same order as :data:`GRID`)."""
+        return self.centre + GRID @ self.affine.T
+
+    def corners(self, half_edge: float) -> np.ndarray:
+        """The face's four corners in image px, ``half_edge`` in grid units."""
+        sq = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float) * half_edge
+        return self.centre + sq @ self.affine.T
+
+
+def _similarity(vec: np.ndarray, canon: np.ndarray) -> np.ndarray:
+    """The rotation+scale taking canonical vector ``canon`` onto ``vec``."""
+    z = complex(*vec) / complex(*canon)
+    return np.array([[z.real, -z.imag], [z.imag, z.real]])
+
+
+def _by_angle(points: np.ndarray) -> np.ndarray:
+    return points[np.argsort(np.arctan2(points[:, 1], points[:, 0]))]
+
+
+def _fit_affine(points: np.ndarray, value: int) -> LayoutFit | None:
+    centre = points.mean(axis=0)
+    rel = points - centre
+    canon = LAYOUTS[value]
+    if value == 5:
+        mid = int(np.argmin(np.hypot(rel[:, 0], rel[:, 1])))
+        rel = np.delete(rel, mid, axis=0)
+        canon = canon[:4]
+    obs = _by_angle(rel)
+    ring = _by_angle(canon)
+    best: tuple[float, np.ndarray] | None = None
+    for flip in (False, True):
+        ref = ring[::-1] if flip else ring
+        for shift in range(len(ref)):
+            c = np.roll(ref, shift, axis=0)
+            m, *_ = np.linalg.lstsq(c, obs, rcond=None)
+            affine = m.T
+            det = abs(float(np.linalg.det(affine)))
+            if det < 1e-6:
+                continue
+            err = obs - c @ m
+            res = math.sqrt(float((err**2).sum(axis=1).mean()) / det)
+            if best is None or res < best[0]:
+                best = (res, affine)
+    if best is None:
+        return None
+    if value == 5:
+        mid_err = float(np.hypot(*points[mid] - centre)) / math.sqrt(
+            abs(float(np.linalg.det(best[1])))
+        )
+        res = math.hypot(best[0], mid_err)
+        best = (res, best[1])
+    return LayoutFit(value, centre, best[1], best[0])
+
+
+def _fit_diagonal(points: np.ndarray) -> LayoutFit | None:
+    if len(points) == 2:
+        ends, res = points, 0.0
+        value = 2
+    else:
+        centre = points.mean(axis=0)
+        mid = int(np.argmin(np.hypot(*(points - centre).T)))
+        ends = np.delete(points, mid, axis=0)
+        span = float(np.hypot(*(ends[1] - ends[0])))
+        if span < 1e-6:
+            return None
+        # misfit of the middle pip, in grid units (the half diagonal is sqrt(2) units)
+        res = float(np.hypot(*(points[mid] - ends.mean(axis=0)))) / (span / (2 * math.sqrt(2)))
+        value = 3
+    affine = _similarity(ends[1] - ends[0], np.array([2.0, 2.0]))
+    return LayoutFit(value, ends.mean(axis=0), affine, res)
+
+
+def fit_layout(points: np.ndarray) -> LayoutFit | None:
+    """The layout that explains ``points`` (n x 2 image px), or None when none does.
+
+    One to six pips are tried against the layout with that many pips; a one-pip
+    fit has a unit map (its scale and angle come from elsewhere).
+    """
+    n = len(points)
+    if n == 1:
+        return LayoutFit(1, points[0].astype(float), np.eye(2), 0.0)
+    if n in (2, 3):
+        fit = _fit_diagonal(points.astype(float))
+    elif n in (4, 5, 6):
+        fit = _fit_affine(points.astype(float), n)
+    else:
+        return None
+    if fit is None or fit.residual > MAX_RESIDUAL:
+        return None
+    return fit

@@ -1,0 +1,446 @@
+"""The pip recognizer: ``read(frame) -> Reading``.
+
+Steps, all on a working copy scaled so pips are a few pixels wide:
+
+1. pip candidates of both polarities (:mod:`dicetray.vision.pips`), kept only when
+   the ring around them is evenly face-coloured;
+2. pips grouped into faces by polarity, size, distance and an unbroken run of face
+   colour between them (:mod:`dicetray.vision.faces`);
+3. each group fitted to the six real layouts (:mod:`dicetray.vision.layouts`) and
+   checked on the full 3x3 grid: every layout spot must hold a pip and every other
+   spot must be blank, so a missed pip or a speck of dust is caught, not counted;
+4. refusals: a face cut by the frame edge, a face far from square compared with the
+   others (cocked die), blurred pips, pips fitting no face, the wrong number of dice.
+
+>>> import numpy as np, cv2
+>>> tray = np.full((240, 320, 3), (60, 110, 40), np.uint8)
+>>> _ = cv2.rectangle(tray, (100, 80), (160, 140), (235, 235, 235), -1)
+>>> for px, py in [(112, 92), (148, 92), (130, 110), (112, 128), (148, 128)]:
+...     _ = cv2.circle(tray, (px, py), 5, (20, 20, 20), -1)
+>>> roll = read(tray)
+>>> roll.status, roll.values
+('ok', (5,))
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from dicetray.vision.errors import FrameError
+from dicetray.vision.faces import fit_or_split, groups, linkable
+from dicetray.vision.layouts import GRID, LAYOUTS, LayoutFit
+from dicetray.vision.pips import Pips, channels, find_pips, pip_maps
+from dicetray.vision.reading import DieReading, Reading
+
+__all__ = ["read"]
+
+#: Pip diameter aimed for in the working image, px.
+WORK_PIP = 6.0
+#: Long side of the coarse image used to find the scale when nothing else tells it.
+COARSE_SIDE = 320
+#: Long side of the working image when the coarse pass finds no usable pips.
+FINE_SIDE = 640
+#: Half the face edge in grid units (pip offset a is ~0.3 of the edge).
+HALF_EDGE = 1.65
+#: Largest pip-to-pip distance on one face, in pip diameters.
+MAX_LINK = 7.0
+
+
+def _check_frame(frame: Any) -> np.ndarray:
+    if not isinstance(frame, np.ndarray):
+        raise FrameError(f"a frame must be a NumPy image array, got {type(frame).__name__}")
+    if frame.dtype != np.uint8:
+        raise FrameError(f"a frame must be 8-bit (uint8), got {frame.dtype}")
+    if frame.ndim == 2:
+        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    elif frame.ndim == 3 and frame.shape[2] == 4:
+        frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    if frame.ndim != 3 or frame.shape[2] != 3:
+        raise FrameError(f"a frame must be BGR (h x w x 3), got shape {frame.shape}")
+    if min(frame.shape[:2]) < 16:
+        raise FrameError(f"frame too small to hold dice: {frame.shape[1]}x{frame.shape[0]}")
+    return frame
+
+
+def _odd(v: float) -> int:
+    return max(3, round(v) | 1)
+
+
+def _resize(img: np.ndarray, s: float) -> np.ndarray:
+    if abs(s - 1.0) < 1e-3:
+        return img
+    h, w = img.shape[:2]
+    size = (max(1, round(w * s)), max(1, round(h * s)))
+    return cv2.resize(img, size, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+
+
+def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    h, w = img.shape[:2]
+    xi = np.clip(np.rint(x), 0, w - 1).astype(np.intp)
+    yi = np.clip(np.rint(y), 0, h - 1).astype(np.intp)
+    return img[yi, xi]
+
+
+def _ring(pips: Pips, radius: np.ndarray, count: int = 12) -> tuple[np.ndarray, np.ndarray]:
+    th = np.linspace(0, 2 * np.pi, count, endpoint=False)
+    rx = pips.x[:, None] + radius[:, None] * np.cos(th)[None, :]
+    ry = pips.y[:, None] + radius[:, None] * np.sin(th)[None, :]
+    return rx, ry
+
+
+@dataclass
+class _Scene:
+    """The working image and everything derived from it for one frame."""
+
+    work: np.ndarray
+    colour: np.ndarray  # float32 BGR
+    scale: float
+    pips: Pips
+    face: np.ndarray  # per pip BGR face colour
+    dark_max: np.ndarray
+    light_max: np.ndarray
+    grad: np.ndarray
+
+    def peak_map(self, dark: bool) -> np.ndarray:
+        return self.dark_max if dark else self.light_max
+
+
+def _face_pips(work: np.ndarray, kernel: int) -> tuple[Pips, np.ndarray, Any]:
+    """Pip candidates whose surrounding ring is evenly face-coloured, and that colour."""
+    maps = pip_maps(work, kernel)
+    pips = find_pips(work, kernel, maps)
+    if len(pips) == 0:
+        return pips, np.zeros((0, 3), np.float32), maps
+    radius = pips.d / 2 + np.maximum(1.0, 0.2 * pips.d)
+    rx, ry = _ring(pips, radius)
+    need = 0.4 * pips.peak[:, None]
+    dark_ok = np.zeros(len(pips), bool)
+    light_ok = np.zeros(len(pips), bool)
+    for ch in channels(work):
+        centre = _sample(ch, pips.x, pips.y).astype(np.float32)[:, None]
+        ring = np.sort(_sample(ch, rx, ry).astype(np.float32), axis=1)
+        # the third-worst ring sample, so a neighbouring pip does not veto a pip
+        dark_ok |= ring[:, 2] >= centre[:, 0] + need[:, 0]
+        light_ok |= ring[:, -3] <= centre[:, 0] - need[:, 0]
+    ok = np.where(pips.dark, dark_ok, light_ok)
+    face = np.median(_sample(work, rx, ry).astype(np.float32), axis=1)
+    return pips.take(ok), face[ok], maps
+
+
+def _scene(img: np.ndarray, s: float) -> _Scene:
+    work = _resize(img, s)
+    kernel = _odd(2.2 * WORK_PIP)
+    pips, face, maps = _face_pips(work, kernel)
+    dmed = float(np.median(pips.d)) if len(pips) else WORK_PIP
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_odd(0.7 * dmed),) * 2)
+    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    return _Scene(
+        work=work,
+        colour=work.astype(np.float32),
+        scale=s,
+        pips=pips,
+        face=face,
+        dark_max=cv2.dilate(maps.dark, k),
+        light_max=cv2.dilate(maps.light, k),
+        grad=cv2.dilate(cv2.magnitude(gx, gy), k),
+    )
+
+
+def _pip_size(sc: _Scene, found: list[_Die]) -> float | None:
+    """The median pip diameter over dice read from two or more pips, or None."""
+    d = [sc.pips.d[die.pips] for die in found if len(die.pips) >= 2]
+    return float(np.median(np.concatenate(d))) if d else None
+
+
+def _analyse(img: np.ndarray, die_size: float | None) -> tuple[_Scene, list[_Die], list]:
+    """Pick the working scale (from the calibration or the dice) and read the dice there."""
+    h, w = img.shape[:2]
+    if die_size:
+        sc = _scene(img, min(1.0, WORK_PIP / (0.17 * die_size)))
+        return (sc, *_dice(sc))
+    tried: list[tuple[_Scene, list[_Die], list]] = []
+    for side in (COARSE_SIDE, FINE_SIDE):
+        s = min(1.0, side / max(h, w))
+        if tried and abs(s - tried[-1][0].scale) < 1e-6:
+            break
+        sc = _scene(img, s)
+        tried.append((sc, *_dice(sc)))
+    # the scale at which most faces show two or more pips is the one that resolves them
+    sc, found, unfit = max(tried, key=lambda t: sum(len(d.pips) >= 2 for d in t[1]))
+    d = _pip_size(sc, found)
+    if d is None:
+        return sc, found, unfit
+    better = min(1.0, sc.scale * WORK_PIP / d)
+    if abs(better / sc.scale - 1.0) < 0.25:
+        return sc, found, unfit
+    sc = _scene(img, better)
+    return (sc, *_dice(sc))
+
+
+def _links(sc: _Scene) -> list[list[int]]:
+    p = sc.pips
+    n = len(p)
+    if n < 2:
+        return [[i] for i in range(n)]
+    i, j = np.triu_indices(n, 1)
+    dist = np.hypot(p.x[i] - p.x[j], p.y[i] - p.y[j])
+    dmean = (p.d[i] + p.d[j]) / 2
+    ratio = np.maximum(p.d[i], p.d[j]) / np.minimum(p.d[i], p.d[j])
+    fdist = np.sqrt(((sc.face[i] - sc.face[j]) ** 2).sum(axis=1))
+    tol = np.maximum(30.0, 0.3 * np.minimum(p.peak[i], p.peak[j]))
+    cand = (p.dark[i] == p.dark[j]) & (dist <= MAX_LINK * dmean) & (ratio <= 1.7) & (fdist <= tol)
+    pairs = np.stack([i[cand], j[cand]], axis=1)
+    on_pip = np.zeros(sc.work.shape[:2], np.uint8)
+    for x, y, d in zip(p.x.tolist(), p.y.tolist(), p.d.tolist(), strict=True):
+        cv2.circle(on_pip, (round(x), round(y)), round(d / 2 + 1.5), 1, -1)
+    ok = linkable(sc.colour, on_pip.astype(bool), p.x, p.y, sc.face, pairs, tol[cand])
+    return groups(n, pairs[ok])
+
+
+@dataclass
+class _Die:
+    value: int
+    fit: LayoutFit
+    offset: float  # pip offset a, working px
+    pips: list[int]
+    dark: bool
+    confidence: float
+    problem: str = ""
+
+
+def _grid_contrast(sc: _Scene, fit: LayoutFit, dark: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Contrast at the layout's spots and at the other grid spots."""
+    pts = fit.grid()
+    vals = _sample(sc.peak_map(dark), pts[:, 0], pts[:, 1]).astype(np.float32)
+    spots = {tuple(v) for v in LAYOUTS[fit.value].tolist()}
+    on = np.array([tuple(g) in spots for g in GRID.tolist()])
+    return vals[on], vals[~on]
+
+
+def _single_ok(sc: _Scene, i: int, a: float) -> tuple[bool, np.ndarray, np.ndarray]:
+    """Whether lone pip ``i`` sits alone in the middle of a face: (face, inner, outer)."""
+    p = sc.pips
+    th = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    pts = []
+    for r in (a, math.sqrt(2) * a):
+        pts.append(np.stack([p.x[i] + r * np.cos(th), p.y[i] + r * np.sin(th)], 1))
+    inner = np.concatenate(pts)
+    contrast = _sample(sc.peak_map(bool(p.dark[i])), inner[:, 0], inner[:, 1]).astype(np.float32)
+    on_face = np.stack([p.x[i] + 0.9 * a * np.cos(th), p.y[i] + 0.9 * a * np.sin(th)], 1)
+    beyond = np.stack([p.x[i] + 2.8 * a * np.cos(th), p.y[i] + 2.8 * a * np.sin(th)], 1)
+    col_in = _sample(sc.colour, on_face[:, 0], on_face[:, 1])
+    col_out = _sample(sc.colour, beyond[:, 0], beyond[:, 1])
+    tol = max(30.0, 0.3 * float(p.peak[i]))
+    dist_in = np.sqrt(((col_in - sc.face[i]) ** 2).sum(axis=1))
+    dist_out = np.sqrt(((col_out - sc.face[i]) ** 2).sum(axis=1))
+    is_face = bool((dist_in <= tol).all() and (dist_out > tol).sum() >= 4)
+    return is_face, contrast, dist_out
+
+
+def _beside(p: Pips, members: list[int], found: list[_Die]) -> bool:
+    cx, cy = float(np.mean(p.x[members])), float(np.mean(p.y[members]))
+    return any(
+        math.hypot(cx - die.fit.centre[0], cy - die.fit.centre[1])
+        <= 1.3 * 2 * HALF_EDGE * die.offset
+        for die in found
+    )
+
+
+def _dice(sc: _Scene) -> tuple[list[_Die], list[list[int]]]:
+    p = sc.pips
+    found: list[_Die] = []
+    unfit: list[list[int]] = []
+    singles: list[int] = []
+
+    def accept(idx: list[int], fit: LayoutFit) -> bool:
+        if fit.value == 1:
+            return False
+        d = p.d[idx]
+        if d.max() > 1.7 * d.min():
+            return False
+        ratio = fit.offset / float(np.median(d))
+        return 0.75 <= ratio <= 3.6 and fit.skew <= 2.2
+
+    for members in _links(sc):
+        if len(members) == 1:
+            singles.append(members[0])
+            continue
+        pts = np.stack([p.x[members], p.y[members]], axis=1)
+        fits = fit_or_split(pts, accept, HALF_EDGE)
+        if fits is None:
+            unfit.append(members)
+            continue
+        for local, fit in fits:
+            idx = [members[k] for k in local]
+            found.append(_Die(fit.value, fit, fit.offset, idx, bool(p.dark[idx[0]]), 1.0))
+    # the spacing of the dice found tells how far from a lone pip its face reaches
+    ratios = [die.offset / float(np.median(p.d[die.pips])) for die in found]
+    a_per_d = float(np.median(ratios)) if ratios else 1.9
+    ref_d = float(np.median(np.concatenate([p.d[die.pips] for die in found]))) if found else None
+    # pips that fit no face beside a face that was read are its side faces, seen at an angle
+    unfit = [m for m in unfit if not _beside(p, m, found)]
+    for i in singles:
+        if p.elong[i] > 1.8 or (ref_d is not None and p.d[i] < 0.8 * ref_d):
+            continue
+        a = a_per_d * (ref_d if ref_d is not None else float(p.d[i]) / 1.3)
+        is_face, contrast, _ = _single_ok(sc, i, a)
+        if not is_face:
+            continue
+        fit = LayoutFit(1, np.array([p.x[i], p.y[i]]), np.eye(2) * a, 0.0)
+        die = _Die(1, fit, a, [i], bool(p.dark[i]), 1.0)
+        if contrast.max() > 0.45 * p.peak[i]:
+            die.problem = "ambiguous"
+        found.append(die)
+    return found, unfit
+
+
+def _check(sc: _Scene, dice: list[_Die]) -> None:
+    """Mark each die's problem (edge, cocked, blur, ambiguous) and its confidence."""
+    p = sc.pips
+    h, w = sc.work.shape[:2]
+    shapes = []
+    for die in dice:
+        if die.value >= 4:
+            g = die.fit.affine / math.sqrt(abs(np.linalg.det(die.fit.affine)))
+            shapes.append(g @ g.T)
+    ref = np.median(np.array(shapes), axis=0) if len(shapes) >= 3 else None
+    for die in dice:
+        fit = die.fit
+        peak = float(np.median(p.peak[die.pips]))
+        if die.value == 1:
+            c = fit.centre
+            reach = HALF_EDGE * die.offset
+            out = c[0] < reach or c[1] < reach or c[0] > w - 1 - reach or c[1] > h - 1 - reach
+            margin = 1.0
+        else:
+            corners = fit.corners(HALF_EDGE)
+            out = bool(
+                (corners[:, 0] < 0).any()
+                or (corners[:, 1] < 0).any()
+                or (corners[:, 0] > w - 1).any()
+                or (corners[:, 1] > h - 1).any()
+            )
+            on, off = _grid_contrast(sc, fit, die.dark)
+            margin = float(min(on.min(), peak) - off.max()) / peak if len(off) else 1.0
+            if off.max() > 0.45 * peak or on.min() < 0.4 * peak:
+                die.problem = die.problem or "ambiguous"
+        if out:
+            die.problem = "edge"
+        elif die.value >= 4:
+            g = fit.affine / math.sqrt(abs(np.linalg.det(fit.affine)))
+            dev = (
+                float(np.abs(g @ g.T - ref).max()) if ref is not None else abs(fit.skew - 1.0)
+            )
+            if dev > (0.45 if ref is not None else 0.8):
+                die.problem = die.problem or "cocked"
+        # blur: how wide a pip's edge is, relative to the pip (a sharp edge is ~1 px)
+        grad = _sample(sc.grad, p.x[die.pips], p.y[die.pips]).astype(np.float32)
+        width = 4.0 * p.peak[die.pips] / np.maximum(grad, 1.0)
+        blur = float(np.median(width / p.d[die.pips]))
+        if blur > 0.9:
+            die.problem = "blur"
+        die.confidence = float(
+            np.clip(min(margin, 1.0) * (1.0 - fit.residual) * min(1.0, 1.4 - 0.5 * blur), 0, 1)
+        )
+
+
+def _side_faces(sc: _Scene, dice: list[_Die]) -> None:
+    """Mark a face read while a rounder-pipped face of the same die sits beside it.
+
+    On an angled view a die shows its top and one or two side faces; the side faces are
+    foreshortened, so their pips look more oval than the top face's.
+    """
+    p = sc.pips
+    if len(p) == 0:
+        return
+    for die in dice:
+        reach = 1.2 * 2 * HALF_EDGE * die.offset
+        dist = np.hypot(p.x - die.fit.centre[0], p.y - die.fit.centre[1])
+        near = (dist <= reach) & (p.dark == die.dark)
+        near[die.pips] = False
+        if not near.any():
+            continue
+        if float(np.median(p.elong[near])) < float(np.median(p.elong[die.pips])) - 0.1:
+            die.problem = die.problem or "ambiguous"
+
+
+_REASON_ORDER = ("blur", "edge", "cocked", "ambiguous")
+
+
+def _zone(calibration: Any, x: float, y: float) -> str:
+    zone_of = getattr(calibration, "zone_of", None)
+    if zone_of is None:
+        return "unknown"
+    try:
+        zone = str(zone_of(x, y))
+    except Exception:  # a calibration that cannot place a point leaves the zone unknown
+        return "unknown"
+    return zone if zone in ("tray", "ledge") else "unknown"
+
+
+def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) -> Reading:
+    """Read the dice in a BGR ``frame``; ``dice`` is the number expected (None: any).
+
+    With a ``calibration`` (see :mod:`dicetray.vision.calibration`) its die size sets
+    the scale and each die gets its zone; without one the dice set the scale.
+
+    >>> read(np.zeros((100, 100, 3), np.uint8)).reason
+    'no-dice: nothing die-like in the frame'
+    >>> read(np.zeros((5, 5), np.float64))
+    Traceback (most recent call last):
+    ...
+    dicetray.vision.errors.FrameError: a frame must be 8-bit (uint8), got float64
+    """
+    start = time.perf_counter()
+    img = _check_frame(frame)
+    if dice is not None and dice < 0:
+        raise ValueError(f"the number of dice cannot be negative, got {dice}")
+    die_size = getattr(calibration, "die_size", None)
+    sc, found, unfit = _analyse(img, float(die_size) if die_size else None)
+    _check(sc, found)
+    _side_faces(sc, found)
+    s = sc.scale
+    readings = tuple(
+        DieReading(
+            value=die.value,
+            x=float(die.fit.centre[0]) / s,
+            y=float(die.fit.centre[1]) / s,
+            angle=die.fit.angle if die.value > 1 else 0.0,
+            zone=_zone(calibration, float(die.fit.centre[0]) / s, float(die.fit.centre[1]) / s),
+            confidence=die.confidence,
+            size=2 * HALF_EDGE * die.offset / s,
+        )
+        for die in sorted(found, key=lambda d: (d.fit.centre[1], d.fit.centre[0]))
+    )
+    reason = ""
+    problems = [die for die in found if die.problem]
+    if problems:
+        kind = min((d.problem for d in problems), key=_REASON_ORDER.index)
+        die = next(d for d in problems if d.problem == kind)
+        where = f"({die.fit.centre[0] / s:.0f}, {die.fit.centre[1] / s:.0f})"
+        detail = {
+            "blur": f"pips blurred at {where}",
+            "edge": f"die cut by the frame edge at {where}",
+            "cocked": f"die at {where} is not flat",
+            "ambiguous": f"pips of the die at {where} do not fit one face cleanly",
+        }[kind]
+        reason = f"{kind}: {detail}"
+    elif dice is not None and len(found) != dice:
+        reason = f"wrong-count: expected {dice} dice, found {len(found)}"
+    elif dice is None and unfit:
+        members = unfit[0]
+        x = float(np.mean(sc.pips.x[members])) / s
+        y = float(np.mean(sc.pips.y[members])) / s
+        reason = f"ambiguous: {len(members)} pips near ({x:.0f}, {y:.0f}) fit no face"
+    elif not found and dice != 0:
+        reason = "no-dice: nothing die-like in the frame"
+    ms = (time.perf_counter() - start) * 1000
+    return Reading("unsure" if reason else "ok", reason, readings, ms)
