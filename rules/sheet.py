@@ -289,6 +289,21 @@ class Sheet:
             del self._filled[(entry.column, entry.box)]
         return entry
 
+    def copy(self) -> Sheet:
+        """An independent sheet with the same entries (for trying entries out).
+
+        >>> from dicetray.rules import load_ruleset
+        >>> sheet = Sheet(load_ruleset("yahtzee"))
+        >>> trial = sheet.copy()
+        >>> _ = trial.record("chance", (6, 6, 6, 6, 5))
+        >>> sheet.total, trial.total
+        (0, 29)
+        """
+        other = Sheet(self.ruleset)
+        other._filled = dict(self._filled)
+        other._stack = list(self._stack)
+        return other
+
     def to_dict(self) -> dict[str, object]:
         """JSON-able state: per column the box values, computed lines and totals."""
         columns: dict[str, object] = {}
