@@ -17,17 +17,29 @@ True
 
 from __future__ import annotations
 
+import csv
 import functools
+import json
 import math
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from dicetray.vision.scene import DieState, Scene, random_scene
 
-__all__ = ["Camera", "DieTruth", "FrameTruth", "render", "render_dataset"]
+__all__ = [
+    "Camera",
+    "DieTruth",
+    "FrameTruth",
+    "blank_tray",
+    "render",
+    "render_dataset",
+    "save_dataset",
+]
 
 _SHIFT = 4  # sub-pixel bits for cv2 polygon fills
 _ONE = 1 << _SHIFT
@@ -263,7 +275,7 @@ def _draw_background(scene: Scene, camera: Camera) -> np.ndarray:
     look = scene.look
     width, depth = scene.tray_mm
     wall, height = scene.wall_mm, scene.wall_height_mm
-    image = np.empty((h, w, 3), np.float32)
+    image = np.empty((h, w, 3), np.uint8)  # flat colours: 8 bits are plenty and fast
     image[:] = look.table
 
     def quad(x0: float, y0: float, z0: float, x1: float, y1: float, z1: float) -> np.ndarray:
@@ -299,7 +311,7 @@ def _draw_background(scene: Scene, camera: Camera) -> np.ndarray:
                  (-wall, -wall, height, 0, depth + wall, height),
                  (width, -wall, height, width + wall, depth + wall, height)):
         _fill(image, [quad(*args)], rim)
-    return image
+    return image.astype(np.float32)
 
 
 def _texture(camera: Camera, rng: np.random.Generator) -> np.ndarray:
@@ -373,8 +385,9 @@ def _draw_shadows(image: np.ndarray, scene: Scene, camera: Camera,
     mask = cv2.GaussianBlur(mask, (0, 0), sigma / scale)
     full = cv2.resize(mask, (mask.shape[1] * scale, mask.shape[0] * scale),
                       interpolation=cv2.INTER_LINEAR)[: y1 - y0, : x1 - x0]
-    gain = 1.0 - scene.look.shadow * np.clip(full, 0, 1)
-    image[y0:y1, x0:x1] *= gain[:, :, None]
+    gain = 1.0 - scene.look.shadow * np.minimum(full, 1.0)
+    region = image[y0:y1, x0:x1]
+    cv2.multiply(region, cv2.merge([gain, gain, gain]), dst=region)
 
 
 def _draw_die(image: np.ndarray, scene: Scene, camera: Camera, pose: _Pose,
@@ -421,7 +434,7 @@ def _draw_die(image: np.ndarray, scene: Scene, camera: Camera, pose: _Pose,
                       shade))
     faces.sort(key=lambda f: f[0])
     colour = np.empty((patch_h, patch_w, 3), np.float32)
-    colour[:] = body * (np.mean([f[6] for f in faces]) * 0.88 if faces else 0.5)
+    colour[:] = body * (np.mean([f[6] for f in faces]) * 0.92 if faces else 0.5)
     alpha = np.zeros((patch_h, patch_w), np.float32)
     pip_alpha = np.zeros((patch_h, patch_w), np.float32)
     _fill(alpha, [hull - offset], [1.0])
@@ -592,6 +605,30 @@ def render_dataset(
         count = dice if dice is not None else int(rng.choice([5, 5, 5, 1, 2, 3, 4, 6]))
         scene = random_scene(int(rng.integers(2**31)), count, hard=hard, image_size=image_size)
         yield render(scene)
+
+
+def save_dataset(folder: str | os.PathLike[str], n: int, seed: int = 0, hard: bool = True, *,
+                 image_size: tuple[int, int] = (1280, 960)) -> Path:
+    """Write ``n`` rendered frames to ``folder`` like the real photo sets are laid out.
+
+    ``images/NNNNN.png``, ``labels.csv`` (``image``, ``n_dice``, ``values_sorted``
+    space-separated ascending, ``readable``) and ``truth.jsonl`` (one
+    :meth:`FrameTruth.to_json` per line, with its ``image``). Returns the folder.
+    """
+    folder = Path(folder)
+    (folder / "images").mkdir(parents=True, exist_ok=True)
+    with open(folder / "labels.csv", "w", newline="", encoding="utf-8") as labels, \
+            open(folder / "truth.jsonl", "w", encoding="utf-8") as truths:
+        table = csv.writer(labels)
+        table.writerow(["image", "n_dice", "values_sorted", "readable"])
+        for i, (frame, truth) in enumerate(render_dataset(n, seed, hard,
+                                                          image_size=image_size)):
+            name = f"images/{i:05d}.png"
+            cv2.imwrite(str(folder / name), frame)
+            table.writerow([name, len(truth.dice), " ".join(map(str, truth.values)),
+                            int(truth.readable)])
+            truths.write(json.dumps({"image": name, **truth.to_json()}) + "\n")
+    return folder
 
 
 def blank_tray(scene: Scene) -> np.ndarray:

@@ -201,7 +201,7 @@ def random_scene(
             image_size=image_size,
             elevation=float(rng.uniform(62, 88)),
             distance_mm=float(rng.uniform(330, 520)),
-            fill=float(rng.choice([rng.uniform(0.8, 0.97), rng.uniform(0.97, 1.12)], p=[0.8, 0.2])),
+            fill=float(rng.choice([rng.uniform(0.8, 0.97), rng.uniform(1.1, 1.45)], p=[0.8, 0.2])),
             yaw=float(rng.uniform(-6, 6)),
             roll=float(rng.uniform(-4, 4)),
         )

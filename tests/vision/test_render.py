@@ -15,6 +15,7 @@ from dicetray.vision.render import (
     die_rotation,
     render,
     render_dataset,
+    save_dataset,
 )
 from dicetray.vision.scene import (
     CLEAN_LOOK,
@@ -155,6 +156,21 @@ class TestReproducible:
         other = [t for _, t in render_dataset(3, seed=22, image_size=SMALL)]
         assert first == again and first != other
         assert all(1 <= len(t.dice) <= 6 for t in first)
+
+    def test_saved_dataset_matches_the_generator(self, tmp_path) -> None:
+        import csv
+        import json
+
+        save_dataset(tmp_path, 3, seed=21, image_size=SMALL)
+        text = (tmp_path / "labels.csv").read_text(encoding="utf-8")
+        rows = list(csv.DictReader(text.splitlines()))
+        truths = [t for _, t in render_dataset(3, seed=21, image_size=SMALL)]
+        assert [r["values_sorted"] for r in rows] == [
+            " ".join(map(str, t.values)) for t in truths]
+        lines = (tmp_path / "truth.jsonl").read_text().splitlines()
+        assert [json.loads(line)["values"] for line in lines] == [list(t.values) for t in truths]
+        frame = cv2.imread(str(tmp_path / rows[0]["image"]))
+        assert frame.shape == (480, 640, 3)
 
     def test_truth_serialises(self) -> None:
         _, truth = render(random_scene(seed=1, dice=2, image_size=SMALL))
