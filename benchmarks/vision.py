@@ -59,7 +59,7 @@ class Method:
 
     name: str
     read: ReadFn
-    photos_only: bool = False  # the tuned baseline is tuned on photos: keep it to them
+    only_on: str | None = None  # the name of the one set it runs on (None: every set)
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def methods(include_recognizer: bool = True) -> list[Method]:
         Method(
             "Golsteyn 2020, filters tuned on matteop65",
             lambda frame, dice: TUNED.read(frame),
-            photos_only=True,
+            only_on="matteop65",
         )
     )
     return found
@@ -185,16 +185,15 @@ def speed(
 
     table: dict[tuple[int, int], dict[str, float]] = {}
     for size in SPEED_SIZES:
-        batch = [
-            f for f, _ in render_dataset(frames, seed=seed, hard=False, dice=5, image_size=size)
-        ]
-        table[size] = {
-            m.name: statistics.median(timed(m.read, f, 5, repeat)[1] for f in batch) for m in chosen
-        }
+        times: dict[str, list[float]] = {m.name: [] for m in chosen}
+        for frame, _ in render_dataset(frames, seed=seed, hard=False, dice=5, image_size=size):
+            for m in chosen:  # interleaved, so a busy machine slows every method alike
+                times[m.name].append(timed(m.read, frame, 5, repeat)[1])
+        table[size] = {name: statistics.median(ms) for name, ms in times.items()}
     return table
 
 
-def sysbench_events_per_s(seconds: int = 10) -> float | None:
+def sysbench_events_per_s(seconds: int = 5) -> float | None:
     """This machine's ``sysbench cpu --threads=1`` events/s, or None without sysbench."""
     if shutil.which("sysbench") is None:
         return None
@@ -265,7 +264,7 @@ def speed_lines(
     ratio = "dicetray" in names and base in names
     lines = [
         f"Median ms per frame over {frames} easy rendered frames of five dice per size, "
-        f"each read {repeat} times (median kept).",
+        f"each read {repeat} times (median kept), methods interleaved frame by frame.",
         "",
         "| frame size | " + " | ".join(names) + (" | dicetray ÷ Golsteyn |" if ratio else " |"),
         "| --- | " + " | ".join("---:" for _ in names) + (" | ---: |" if ratio else " |"),
@@ -287,8 +286,9 @@ def speed_lines(
         f"`sysbench cpu --threads=1` (sysbench 1.0.20) at {here:.0f} events/s; a Raspberry Pi 4 "
         f"(Cortex-A72) runs it at {PI4_SYSBENCH_EVENTS_PER_S:.0f} events/s as published at "
         f"<{PI4_SOURCE}>. So a Pi 4 core is assumed {factor:.1f}× slower, and {who} would take "
-        f"about {guesses} there. Prime sieving is not image filtering (NEON vs AVX2, memory "
-        f"bandwidth), so this is a rough guide only."
+        f"about {guesses} there, on one core. (sysbench runs just before and after the timing, "
+        f"so a busy machine slows both alike.) Prime sieving is not image filtering (NEON vs "
+        f"AVX2, memory bandwidth), so this is a rough guide only."
     )
     return lines
 
@@ -357,6 +357,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--tell-count", action="store_true", help="tell the dicetray recognizer how many dice"
     )
+    parser.add_argument(
+        "--threads", type=int, default=1, help="OpenCV threads (1: per-core figures, as on the Pi)"
+    )
     parser.add_argument("--no-recognizer", action="store_true", help="run the baseline only")
     parser.add_argument("--out", type=Path, help="write the Vision section into this Markdown file")
     parser.add_argument("--progress", type=Path, help="also write a report for the recognizer")
@@ -377,11 +380,12 @@ def run_set(name: str, chosen: list[Method], args: argparse.Namespace) -> tuple[
     """Measure one set; its heading lines and its results per method."""
     if name != RENDERED:
         photos = load_set(name)
-        results = measure(photo_samples(photos), chosen, args.repeat, args.tell_count)
+        used = [m for m in chosen if m.only_on in (None, name)]
+        results = measure(photo_samples(photos), used, args.repeat, args.tell_count)
         blurb = f"{SET_BLURBS[name]}. Each photo read {args.repeat}×."
         return [f"### {name}: {len(photos)} photos", "", blurb[0].upper() + blurb[1:]], results
     (w, h), n, seed = args.rendered_size, args.rendered, args.seed
-    used = [m for m in chosen if not m.photos_only]
+    used = [m for m in chosen if m.only_on in (None, name)]
     results = measure(
         rendered_samples(n, seed, (w, h)), used, args.rendered_repeat, args.tell_count
     )
@@ -396,6 +400,7 @@ def run_set(name: str, chosen: list[Method], args: argparse.Namespace) -> tuple[
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    cv2.setNumThreads(args.threads)
     chosen = methods(include_recognizer=not args.no_recognizer)
     started = time.perf_counter()
     command = " ".join(["python3 benchmarks/vision.py", *(sys.argv[1:] if argv is None else argv)])
@@ -417,10 +422,13 @@ def main(argv: list[str] | None = None) -> int:
         out += section
         print("\n".join(section), flush=True)
     if args.speed_frames > 0:
-        used = [m for m in chosen if not m.photos_only]
+        used = [m for m in chosen if m.only_on is None]
+        before = sysbench_events_per_s()
         table = speed(used, args.speed_frames, args.speed_repeat, args.seed)
+        after = sysbench_events_per_s()
+        here = (before + after) / 2 if before and after else None
         section = ["", "### Speed", ""]
-        section += speed_lines(table, args.speed_frames, args.speed_repeat, sysbench_events_per_s())
+        section += speed_lines(table, args.speed_frames, args.speed_repeat, here)
         out += section
         print("\n".join(section), flush=True)
     elapsed = time.perf_counter() - started

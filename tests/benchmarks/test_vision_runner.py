@@ -140,3 +140,18 @@ def test_parse_args_checks_sets_and_size() -> None:
         parse_args(["--sets", "kaggle"])
     with pytest.raises(SystemExit):
         parse_args(["--rendered-size", "big"])
+
+
+def test_speed_times_every_method_at_both_sizes() -> None:
+    from benchmarks.vision import SPEED_SIZES, speed
+
+    shapes: list[tuple[int, ...]] = []
+
+    def looks(frame: np.ndarray, dice: int | None) -> Reading:
+        shapes.append(frame.shape)
+        return reading_of((), "unsure")
+
+    table = speed([Method("a", looks), Method("b", looks)], frames=1, repeat=2, seed=3)
+    assert list(table) == list(SPEED_SIZES)
+    assert all(set(row) == {"a", "b"} and min(row.values()) >= 0 for row in table.values())
+    assert shapes == [(480, 640, 3)] * 4 + [(960, 1280, 3)] * 4
