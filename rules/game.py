@@ -144,15 +144,10 @@ class Game:
             "current": self.current,
             "finished": self.finished,
             "winners": list(self.winners()),
-            "turn": {
-                "dice": list(turn.dice) if turn.rolled else None,
-                "held": list(turn.held),
-                "rolls_used": turn.rolls_used,
-                "rolls_left": turn.rolls_left,
-                "declared": None
-                if turn.declaration is None
-                else {"box": turn.declaration.box, "column": turn.declaration.column},
-            },
+            "turn": turn.to_dict(),
+            "options": [e.to_dict() for e in self.options()]
+            if turn.rolled and not self.finished
+            else [],
             "saved_rolls": list(self._saved),
             "sheets": [sheet.to_dict() for sheet in self.sheets],
         }

@@ -144,6 +144,35 @@ class Turn:
             return tuple(range(self.ruleset.dice))
         return tuple(p for p in range(self.ruleset.dice) if p not in self.held)
 
+    @property
+    def can_declare(self) -> bool:
+        """Whether a box may be declared now: right after roll 1, under Mickey or with an
+        announce column.
+
+        >>> from dicetray.rules import load_ruleset
+        >>> Turn.start(load_ruleset("mickey")).roll((1, 2, 3, 4, 6)).can_declare
+        True
+        """
+        if self.rolls_used != 1 or self.declaration is not None:
+            return False
+        announce = any(c.order == "announce" for c in self.ruleset.columns)
+        return self.ruleset.declaration == "mickey" or announce
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-able state of the turn (for the phones)."""
+        declared = self.declaration
+        return {
+            "dice": list(self.dice) if self.rolls else None,
+            "held": list(self.held),
+            "locked": list(self.locked),
+            "rolls_used": self.rolls_used,
+            "rolls_left": self.rolls_left,
+            "can_declare": self.can_declare,
+            "declared": None
+            if declared is None
+            else {"box": declared.box, "column": declared.column},
+        }
+
     def context(self) -> ScoreContext:
         """Which roll produced the dice and how many dice it threw (sharp, served)."""
         last = self._last()

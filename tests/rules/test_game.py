@@ -252,3 +252,24 @@ class TestMatch:
         play_turn(match.game, (2, 2, 2))
         again = Match.from_events(match.events)
         assert again.to_dict() == match.to_dict()
+
+
+class TestState:
+    def test_state_lists_the_turn_and_the_options(self) -> None:
+        game = game_of("mickey")
+        assert game.to_dict()["options"] == []
+        game.roll((1, 2, 3, 4, 6))
+        state = game.to_dict()
+        assert state["turn"]["can_declare"] is True
+        assert state["turn"]["dice"] == [1, 2, 3, 4, 6]
+        assert {o["box"] for o in state["options"]} == set(game.sheet.scorable)
+        game.declare("straight")
+        state = game.to_dict()
+        assert state["turn"]["declared"] == {"box": "straight", "column": "main"}
+        assert [o["box"] for o in state["options"]] == ["straight"]
+        assert state["turn"]["can_declare"] is False
+
+    def test_nothing_to_declare_without_mickey_or_announce(self) -> None:
+        game = game_of("yahtzee")
+        game.roll((1, 2, 3, 4, 6))
+        assert game.turn.can_declare is False
