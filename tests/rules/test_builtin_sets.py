@@ -375,3 +375,15 @@ def test_lowest_possible_yahtzee_is_five() -> None:
     lowest = {box: min(yahtzee.score(box, dice) for dice in rolls) for box in yahtzee.box_ids}
     assert sum(lowest.values()) == 5
     assert lowest["chance"] == 5
+
+
+@pytest.mark.parametrize("ruleset", BUILT_IN)
+def test_scores_ignore_dice_order_and_are_never_negative(ruleset: str) -> None:
+    rule_set = load_ruleset(ruleset)
+    for dice in itertools.combinations_with_replacement(range(1, 7), rule_set.dice):
+        shuffled = dice[1:] + dice[:1]
+        for box in rule_set.scored_ids:
+            points = rule_set.score(box, dice)
+            assert points >= 0
+            assert rule_set.score(box, shuffled) == points
+            assert rule_set.box(box).fits(dice) == rule_set.box(box).fits(shuffled)
