@@ -272,7 +272,8 @@ def _place_dice(rng: np.random.Generator, scene: Scene, n: int, hard: bool) -> l
         tilt, direction = 0.0, 0.0
         blurred = hard and rng.random() < 0.06
         if hard and rng.random() < 0.08:
-            tilt, direction = _lean(rng, scene, x, y, placed)
+            tilt, direction, x, y = _lean(rng, scene, x, y, placed)
+            rotation = -direction + 90 * int(rng.integers(4))
         placed.append(
             DieState(
                 value=value, x=x, y=y, rotation=rotation, tilt=tilt, tilt_direction=direction,
@@ -286,14 +287,26 @@ def _place_dice(rng: np.random.Generator, scene: Scene, n: int, hard: bool) -> l
 
 def _lean(
     rng: np.random.Generator, scene: Scene, x: float, y: float, placed: Sequence[DieState]
-) -> tuple[float, float]:
-    """Tilt and direction for a die leaning on its nearest neighbour or wall."""
+) -> tuple[float, float, float, float]:
+    """A cocked die leaning on its nearest neighbour or wall: (tilt, direction, x, y).
+
+    The die is turned square to its support and moved up against it, so its
+    raised edge rests on the neighbour's side (or the wall) instead of floating.
+    """
+    size = scene.die_mm
     width, depth = scene.tray_mm
-    walls = [(x, 180.0), (width - x, 0.0), (y, 270.0), (depth - y, 90.0)]
-    near = [(math.hypot(d.x - x, d.y - y), math.degrees(math.atan2(d.y - y, d.x - x)))
-            for d in placed]
-    _, direction = min(walls + near)
-    return float(rng.uniform(14, 32)), direction % 360
+    tilt = float(rng.uniform(14, 32))
+    # how far the leaning die reaches from its centre towards the support
+    reach = 0.5 * size * (math.cos(math.radians(tilt)) + math.sin(math.radians(tilt)))
+    supports = [(x, 180.0, reach, y), (width - x, 0.0, width - reach, y),
+                (y, 270.0, x, reach), (depth - y, 90.0, x, depth - reach)]
+    for d in placed:
+        angle = math.atan2(d.y - y, d.x - x)
+        gap = reach + 0.5 * size
+        supports.append((math.hypot(d.x - x, d.y - y), math.degrees(angle),
+                         d.x - gap * math.cos(angle), d.y - gap * math.sin(angle)))
+    _, direction, new_x, new_y = min(supports)
+    return tilt, direction % 360, float(new_x), float(new_y)
 
 
 def _place_on_ledge(rng: np.random.Generator, scene: Scene, n: int) -> list[DieState]:

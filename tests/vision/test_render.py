@@ -209,3 +209,39 @@ class TestSimulatedTray:
         tray = SimulatedTray(seed=1, clock=lambda: 0.0)
         with pytest.raises(ValueError, match="5 dice on the tray"):
             tray.roll([1, 2])
+
+
+class TestScenes:
+    def test_easy_scenes_keep_dice_apart_and_on_the_tray(self) -> None:
+        for seed in range(20):
+            scene = random_scene(seed, dice=6)
+            size = scene.die_mm
+            for i, a in enumerate(scene.dice):
+                assert scene.zone_at(a.x, a.y) == "tray" and a.tilt == 0 and not a.moving
+                for b in scene.dice[i + 1:]:
+                    assert np.hypot(a.x - b.x, a.y - b.y) >= size * 1.5
+
+    def test_hard_scenes_hold_every_difficulty(self) -> None:
+        dice = [d for seed in range(120) for d in random_scene(seed, hard=True).dice]
+        assert any(d.cocked for d in dice) and any(d.moving for d in dice)
+        assert any(d.zone == "ledge" for d in dice)
+        for seed in range(120):
+            scene = random_scene(seed, hard=True)
+            for d in scene.dice:
+                assert scene.zone_at(d.x, d.y) == d.zone
+
+    def test_a_cocked_die_leans_against_its_support(self) -> None:
+        for seed in range(300):
+            scene = random_scene(seed, hard=True)
+            for die in (d for d in scene.dice if d.cocked):
+                width, depth = scene.tray_mm
+                walls = min(die.x, width - die.x, die.y, depth - die.y)
+                others = [np.hypot(die.x - o.x, die.y - o.y) for o in scene.dice if o != die]
+                # touching a wall or a die: well under one and a half die sizes away
+                assert min([walls * 2, *others]) < scene.die_mm * 1.5
+
+    def test_bad_dice_are_refused(self) -> None:
+        with pytest.raises(ValueError, match=r"1\.\.6"):
+            DieState(7, 0, 0)
+        with pytest.raises(ValueError, match="zone"):
+            DieState(3, 0, 0, zone="floor")
