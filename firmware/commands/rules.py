@@ -31,7 +31,34 @@ def _load(ruleset: str) -> RuleSet:
         return load_ruleset(ruleset)
 
 
-@click.group()
+def _one_line(exc: click.UsageError, command: str = "") -> click.ClickException:
+    where = f"dicetray rules {command}".strip()
+    return click.ClickException(f"{exc.format_message()} (see {where} --help)")
+
+
+class _Command(click.Command):
+    """A command whose usage mistakes end in one line too (status 1, no usage block)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            raise _one_line(exc, self.name or "") from None
+
+
+class _Group(click.Group):
+    command_class = _Command
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            raise _one_line(exc) from None
+
+
+@click.group(cls=_Group)
 def rules() -> None:
     """List, show and score rule sets."""
 

@@ -136,3 +136,19 @@ def test_toml_syntax_error_is_one_line(tmp_path: Path) -> None:
     path = tmp_path / "broken.toml"
     path.write_text('extends = "kniffel"\ndice 5\n')
     assert "broken.toml: line 2" in failed("score", str(path), "chance", "1", "2", "3", "4", "5")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("score", "yahtzee"), "Missing argument 'CATEGORY'"),
+        (("score", "yahtzee", "chance"), "Missing argument 'DICE...'"),
+        (("show", "kniffel", "--lang", "fr"), "'fr' is not one of"),
+        (("show", "yatzy", "--roll", "3"), "No such option '--roll'"),
+        (("score", "general", "straight", "1", "2", "3", "4", "5", "--roll", "one"), "'one'"),
+        (("frob",), "No such command 'frob'"),
+    ],
+)
+def test_usage_mistakes_are_one_line_too(args: tuple[str, ...], words: str) -> None:
+    message = failed(*args)
+    assert words in message and "--help" in message
