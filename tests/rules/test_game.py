@@ -124,6 +124,18 @@ class TestExtraTurn:
         assert game.sheets[0].totals().extras == 100
 
 
+class TestSharpThrows:
+    def test_doubled_only_when_the_scoring_roll_threw_every_die(self) -> None:
+        game = game_of("kniffel+sharp", ("Ann",))
+        game.roll((1, 2, 3, 4, 6))
+        game.roll((3, 3, 3, 5, 5))  # nothing held: all five thrown again
+        assert game.score("full-house").points == 50
+        game.roll((4, 4, 4, 1, 2))
+        game.keep((0, 1, 2))
+        game.roll((2, 2))
+        assert game.score("three-of-a-kind").points == 16
+
+
 class TestSavedRolls:
     def test_unused_rolls_carry_over(self) -> None:
         game = game_of("kniffel+save-rolls", ("Ann",))
