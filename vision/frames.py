@@ -447,6 +447,14 @@ class SimulatedSource(FrameSource):
             self.clock.tick()
         return frame
 
+    def nearest_die(self, x: float, y: float) -> int:
+        """Index (in :attr:`tray` order) of the die whose top face is nearest image point
+        (x, y): how a tap on a die in a frame becomes ``tray.keep(index)``."""
+        dice = self.truth().dice
+        if not dice:
+            raise ValueError("there are no dice on the simulated tray")
+        return min(range(len(dice)), key=lambda i: (dice[i].x - x) ** 2 + (dice[i].y - y) ** 2)
+
     def truth(self) -> Any:
         """The exact truth (a :class:`~dicetray.vision.render.FrameTruth`) of the tray now."""
         from dicetray.vision.render import render

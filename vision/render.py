@@ -317,8 +317,8 @@ def _draw_background(scene: Scene, camera: Camera) -> np.ndarray:
 def _texture(camera: Camera, rng: np.random.Generator) -> np.ndarray:
     """A gain map near 1: wood-like streaks and felt grain."""
     w, h = camera.image_size
-    streaks = rng.normal(1.0, 0.05, (h // 16 + 2, 1)).astype(np.float32)
-    grain = rng.normal(1.0, 0.025, (h // 10 + 2, w // 10 + 2)).astype(np.float32)
+    streaks = rng.normal(1.0, 0.03, (h // 16 + 2, 1)).astype(np.float32)
+    grain = rng.normal(1.0, 0.025, (h // 6 + 2, w // 6 + 2)).astype(np.float32)
     small = grain * cv2.resize(streaks, (grain.shape[1], grain.shape[0]))
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
 

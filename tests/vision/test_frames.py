@@ -278,6 +278,22 @@ class TestSimulated:
         assert not np.array_equal(first, second)  # fresh sensor noise per capture
         assert np.abs(first.astype(int) - second.astype(int)).mean() < 5
 
+    def test_a_tap_on_a_die_finds_it_to_keep(self) -> None:
+        source = SimulatedSource(seed=3, size=(320, 240))
+        truth = source.truth()
+        for index, die in enumerate(truth.dice):
+            assert source.nearest_die(die.x + 2, die.y - 2) == index
+        source.tray.keep(source.nearest_die(truth.dice[2].x, truth.dice[2].y))
+        assert source.truth().dice[2].zone == "ledge"
+
+    def test_frame_clock_moves_with_captures(self) -> None:
+        source = SimulatedSource(seed=1, size=(160, 120), fps=10)
+        source.tray.roll()
+        list(source.frames(limit=10))
+        assert source.clock() == pytest.approx(1.0) and not source.tray.settled
+        list(source.frames(limit=5))
+        assert source.clock() == pytest.approx(1.5) and source.tray.settled
+
     def test_fixed_scene_and_spec(self) -> None:
         scene = random_scene(2, dice=3, image_size=(160, 120))
         assert SimulatedSource(scene).capture().shape == (120, 160, 3)
