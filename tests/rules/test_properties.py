@@ -151,6 +151,25 @@ class TestRandomGames:
         )
 
 
+class TestUndo:
+    @settings(max_examples=10, deadline=None)
+    @given(seed=SEEDS, turns=st.integers(min_value=0, max_value=30))
+    def test_undo_restores_the_state_exactly(self, ruleset: RuleSet, seed: int, turns: int) -> None:
+        rng = random.Random(seed)
+        game = Game(ruleset, 2)
+        for _ in range(turns):
+            if game.finished:
+                return
+            play_random_turn(game, rng)
+        if game.finished:
+            return
+        before, logged = game.to_dict(), len(game.events)
+        play_random_turn(game, rng)
+        for _ in range(len(game.events) - logged):  # every action of that turn
+            game.undo()
+        assert game.to_dict() == before
+
+
 class TestOptionsMatchRecord:
     @settings(max_examples=25, deadline=None)
     @given(seed=SEEDS, turns=st.integers(min_value=0, max_value=40))
