@@ -1,5 +1,9 @@
 """The rules engine: rule sets as data, scoring, sheets, turns and games.
 
+Rule sets (:mod:`.ruleset`, :mod:`.kinds`, :mod:`.loader`) say how a roll scores; the play
+modules (:mod:`.turn`, :mod:`.sheet`, :mod:`.game`, :mod:`.events`) keep the state of a
+game. Everything here is standard library only.
+
 >>> from dicetray.rules import load_ruleset
 >>> load_ruleset("yahtzee").score("small-straight", [1, 2, 3, 4, 6])
 30
@@ -20,6 +24,20 @@ from dicetray.rules.errors import (
     UnknownBox,
     UnknownRuleSet,
 )
+from dicetray.rules.events import (
+    Declared,
+    Event,
+    EventError,
+    Kept,
+    NextGame,
+    Rolled,
+    Scored,
+    Started,
+    Undone,
+    dumps,
+    loads,
+)
+from dicetray.rules.game import Game, Match, PlayersError
 from dicetray.rules.loader import list_options, list_rulesets, load_ruleset
 from dicetray.rules.ruleset import (
     BoxSpec,
@@ -31,30 +49,65 @@ from dicetray.rules.ruleset import (
     StrictPolicy,
     UpperBonus,
 )
+from dicetray.rules.sheet import (
+    ColumnError,
+    ColumnTotals,
+    Entry,
+    ExtraRuleError,
+    ScratchError,
+    Sheet,
+    UndoError,
+)
+from dicetray.rules.turn import Declaration, Roll, Turn, throw
 
 __all__ = [
     "BoxFilled",
     "BoxSpec",
+    "ColumnError",
     "ColumnSpec",
+    "ColumnTotals",
+    "Declaration",
     "DeclarationError",
+    "Declared",
+    "Entry",
+    "Event",
+    "EventError",
     "ExtraPolicy",
+    "ExtraRuleError",
+    "Game",
     "GameOver",
     "HoldForbidden",
     "InvalidDice",
+    "Kept",
+    "Match",
+    "NextGame",
     "NoRollsLeft",
     "NotRolled",
     "NotYourTurn",
     "OrderViolation",
+    "PlayersError",
+    "Roll",
+    "Rolled",
     "RuleSet",
     "RuleSetError",
     "RulesError",
     "ScoreContext",
+    "Scored",
+    "ScratchError",
     "SharpPolicy",
+    "Sheet",
+    "Started",
     "StrictPolicy",
+    "Turn",
+    "UndoError",
+    "Undone",
     "UnknownBox",
     "UnknownRuleSet",
     "UpperBonus",
+    "dumps",
     "list_options",
     "list_rulesets",
     "load_ruleset",
+    "loads",
+    "throw",
 ]

@@ -27,7 +27,7 @@ Section = Literal["upper", "lower", "computed"]
 Hold = Literal["free", "locked", "none"]
 Order = Literal["free", "down", "up", "announce"]
 Scratch = Literal["any", "swiss"]
-Declaration = Literal["none", "mickey"]
+DeclarationMode = Literal["none", "mickey"]
 
 SECTIONS: tuple[str, ...] = ("upper", "lower", "computed")
 HOLDS: tuple[str, ...] = ("free", "locked", "none")
@@ -293,7 +293,7 @@ class RuleSet:
     scratch: Scratch = "any"
     sharp: SharpPolicy | None = None
     strict: StrictPolicy | None = None
-    declaration: Declaration = "none"
+    declaration: DeclarationMode = "none"
     save_rolls: bool = False
     games_per_match: int = 1
     players: tuple[int, int] = (1, 8)
