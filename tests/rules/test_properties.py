@@ -127,7 +127,7 @@ def ruleset(request: pytest.FixtureRequest) -> RuleSet:
 
 
 class TestRandomGames:
-    @settings(max_examples=25, deadline=None)
+    @settings(max_examples=20, deadline=None)
     @given(seed=SEEDS, players=st.integers(min_value=1, max_value=4))
     def test_full_games_end_right_and_replay(
         self, ruleset: RuleSet, seed: int, players: int
@@ -171,7 +171,7 @@ class TestUndo:
 
 
 class TestOptionsMatchRecord:
-    @settings(max_examples=25, deadline=None)
+    @settings(max_examples=20, deadline=None)
     @given(seed=SEEDS, turns=st.integers(min_value=0, max_value=40))
     def test_record_accepts_exactly_the_options(
         self, ruleset: RuleSet, seed: int, turns: int
