@@ -235,12 +235,13 @@ class Turn:
         """
         if not self.rolls:
             raise NotRolled("no roll yet this turn: nothing to keep")
-        wanted = tuple(sorted(set(positions)))
-        for position in wanted:
-            if not isinstance(position, int) or not 0 <= position < self.ruleset.dice:
+        given = list(positions)
+        for position in given:
+            if not _is_position(position, self.ruleset.dice):
                 raise InvalidDice(
                     f"no die at position {position!r}: positions are 0..{self.ruleset.dice - 1}"
                 )
+        wanted = tuple(sorted(set(given)))
         if self.ruleset.hold == "none" and wanted:
             raise HoldForbidden("this rule set keeps no dice: every roll throws all of them")
         if self.ruleset.hold == "locked":
@@ -319,3 +320,7 @@ def throw(turn: Turn, rng: random.Random) -> Turn:
     """
     faces = turn.ruleset.faces
     return turn.roll(tuple(rng.randint(1, faces) for _ in turn.to_throw))
+
+
+def _is_position(position: object, dice: int) -> bool:
+    return isinstance(position, int) and not isinstance(position, bool) and 0 <= position < dice

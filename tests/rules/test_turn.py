@@ -82,9 +82,10 @@ class TestFreeHold:
         with pytest.raises(NotRolled):
             start("yahtzee").keep((0,))
 
-    def test_keep_a_die_that_is_not_there(self) -> None:
-        with pytest.raises(InvalidDice, match="no die at position 5"):
-            start("yahtzee").roll((1, 2, 3, 4, 5)).keep((5,))
+    @pytest.mark.parametrize("positions", [(5,), (-1,), (0, "1"), (True,)])
+    def test_keep_a_die_that_is_not_there(self, positions) -> None:
+        with pytest.raises(InvalidDice, match="no die at position"):
+            start("yahtzee").roll((1, 2, 3, 4, 5)).keep(positions)
 
     def test_keep_by_value(self) -> None:
         turn = start("yahtzee").roll((6, 1, 6, 2, 6))
