@@ -118,12 +118,8 @@ class Turn:
 
     @property
     def rolls_left(self) -> int:
+        """Rolls still allowed this turn (what ``save_rolls`` carries over when scoring)."""
         return max(0, self.max_rolls - self.rolls_used)
-
-    @property
-    def unused(self) -> int:
-        """Rolls not used from the allowance (what ``save_rolls`` carries over)."""
-        return max(0, self.allowance - self.rolls_used)
 
     @property
     def dice(self) -> tuple[int, ...]:
