@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 from dicetray.firmware.commands.calibrate import calibrate
+from dicetray.firmware.commands.read import read
 from dicetray.firmware.commands.rules import rules
 from dicetray.firmware.paths import ENV_VAR
 
@@ -31,4 +32,5 @@ def main(ctx: click.Context, data_dir: str | None) -> None:
 
 
 main.add_command(rules)
+main.add_command(read)
 main.add_command(calibrate)

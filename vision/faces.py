@@ -71,26 +71,44 @@ def linkable(
     return bad == 0
 
 
-def _split_fits(points: np.ndarray, accept) -> list[tuple[list[int], LayoutFit]] | None:
-    """The best straight cut of ``points`` into two groups that each fit a layout."""
+def _split_fits(
+    points: np.ndarray, accept, depth: int = 2
+) -> list[tuple[list[int], LayoutFit]] | None:
+    """The best straight cut of ``points`` into groups that each fit a layout.
+
+    Each side of a cut either fits or is cut again (up to ``depth`` times), so a row of
+    touching dice comes apart too.
+    """
     n = len(points)
     best: tuple[float, list[tuple[list[int], LayoutFit]]] | None = None
-    for deg in range(0, 180, 10):
+    for deg in range(0, 180, 15):
         th = math.radians(deg)
         proj = points @ np.array([math.cos(th), math.sin(th)])
         order = np.argsort(proj)
         gaps = np.diff(proj[order])
-        for k in range(1, n):
-            if n - k > 6 or k > 6:
+        # a cut between two faces runs through one of the widest gaps across the pips
+        for k in (np.argsort(gaps)[::-1][:2] + 1).tolist():
+            parts = []
+            for half in (sorted(order[:k].tolist()), sorted(order[k:].tolist())):
+                fit = fit_layout(points[half])
+                if fit is not None and accept(half, fit):
+                    parts.append([(half, fit)])
+                elif depth > 0 and len(half) > 6:
+                    sub = _split_fits(points[half], accept, depth - 1)
+                    if sub is None:
+                        break
+                    parts.append([([half[i] for i in idx], f) for idx, f in sub])
+                else:
+                    break
+            if len(parts) < 2:
                 continue
-            a, b = sorted(order[:k].tolist()), sorted(order[k:].tolist())
-            fa, fb = fit_layout(points[a]), fit_layout(points[b])
-            if fa is None or fb is None or not (accept(a, fa) and accept(b, fb)):
-                continue
-            # prefer cuts through a wide gap and tight fits
-            score = fa.residual + fb.residual - 0.02 * float(gaps[k - 1])
+            found = parts[0] + parts[1]
+            # prefer cuts through a wide gap, few faces and tight fits
+            score = sum(f.residual for _, f in found) + 0.5 * len(found) - 0.02 * float(
+                gaps[k - 1]
+            )
             if best is None or score < best[0]:
-                best = (score, [(a, fa), (b, fb)])
+                best = (score, found)
     return None if best is None else best[1]
 
 
@@ -102,27 +120,28 @@ def _inside(points: np.ndarray, fit: LayoutFit, half_edge: float) -> np.ndarray:
 
 
 def fit_or_split(
-    points: np.ndarray, accept, half_edge: float
+    points: np.ndarray, accept, half_edge: float, side
 ) -> list[tuple[list[int], LayoutFit]] | None:
     """Fit one layout to ``points``; failing that, split them; else None.
 
     ``accept(indices, fit)`` vets a candidate fit (size, spacing, layout check). A split
     is either two groups that each fit, or one group that fits with every other pip off
-    its face (a side face seen at an angle, whose pips are left unread).
+    its face that ``side(face_indices, other_indices)`` judges a side face seen at an
+    angle (its pips more oval than the face's), whose pips are left unread.
     """
     fit = fit_layout(points)
     if fit is not None and accept(list(range(len(points))), fit):
         return [(list(range(len(points))), fit)]
-    if len(points) < 2 or len(points) > 12:
+    if len(points) < 2 or len(points) > 18:
         return None
     both = _split_fits(points, accept)
     if both is not None:
         return both
-    return _fit_with_leftover(points, accept, half_edge)
+    return _fit_with_leftover(points, accept, half_edge, side)
 
 
 def _fit_with_leftover(
-    points: np.ndarray, accept, half_edge: float
+    points: np.ndarray, accept, half_edge: float, side
 ) -> list[tuple[list[int], LayoutFit]] | None:
     n = len(points)
     best: tuple[tuple[int, float], list[tuple[list[int], LayoutFit]]] | None = None
@@ -138,7 +157,7 @@ def _fit_with_leftover(
                 if fit is None or not accept(idx, fit):
                     continue
                 rest = np.setdiff1d(np.arange(n), idx)
-                if _inside(points[rest], fit, half_edge).any():
+                if _inside(points[rest], fit, half_edge).any() or not side(idx, rest.tolist()):
                     continue
                 key = (-len(idx), fit.residual)
                 if best is None or key < best[0]:

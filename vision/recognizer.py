@@ -269,12 +269,15 @@ def _dice(sc: _Scene) -> tuple[list[_Die], list[list[int]]]:
         ratio = fit.offset / float(np.median(d))
         return 0.75 <= ratio <= 3.6 and fit.skew <= 2.2
 
+    def side(face: list[int], other: list[int]) -> bool:
+        return float(np.median(p.elong[other])) >= float(np.median(p.elong[face])) + 0.2
+
     for members in _links(sc):
         if len(members) == 1:
             singles.append(members[0])
             continue
         pts = np.stack([p.x[members], p.y[members]], axis=1)
-        fits = fit_or_split(pts, accept, HALF_EDGE)
+        fits = fit_or_split(pts, accept, HALF_EDGE, side)
         if fits is None:
             unfit.append(members)
             continue

@@ -1,0 +1,161 @@
+"""The pip recognizer on frames drawn here with OpenCV, where the truth is exact."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from dicetray.vision import DieReading, Reading, read
+from dicetray.vision.errors import FrameError
+from dicetray.vision.layouts import LAYOUTS
+
+FELT = (40, 110, 30)  # BGR green tray felt
+WHITE, BLACK, RED, IVORY = (235, 235, 235), (25, 25, 25), (40, 40, 200), (210, 235, 245)
+
+
+def draw_die(
+    img: np.ndarray,
+    centre: tuple[float, float],
+    value: int,
+    size: float = 60.0,
+    angle: float = 0.0,
+    face: tuple[int, int, int] = WHITE,
+    pip: tuple[int, int, int] = BLACK,
+) -> None:
+    """Draw a die's top face seen from straight above."""
+    th = math.radians(angle)
+    rot = np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
+    square = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float) * size / 2
+    corners = centre + square @ rot.T
+    poly = np.rint(corners * 16).astype(np.int32)
+    cv2.fillConvexPoly(img, poly, face, cv2.LINE_AA, 4)
+    # the rounded edge of a real die reads as a thin darker rim
+    rim = tuple(int(c * 0.6) for c in face)
+    cv2.polylines(img, [poly], True, rim, 2, cv2.LINE_AA, 4)
+    for spot in LAYOUTS[value] * 0.27 * size:
+        x, y = centre + rot @ spot
+        cv2.circle(
+            img, (round(x * 16), round(y * 16)), round(0.09 * size * 16), pip, -1, cv2.LINE_AA, 4
+        )
+
+
+def tray(dice: list[tuple], shape: tuple[int, int] = (480, 640), bg=FELT, **kw) -> np.ndarray:
+    img = np.full((*shape, 3), bg, np.uint8)
+    noise = np.random.default_rng(7).normal(0, 3, img.shape)
+    img = np.clip(img + noise, 0, 255).astype(np.uint8)
+    for spec in dice:
+        (x, y, value, *rest) = spec
+        draw_die(img, (x, y), value, *rest, **kw)
+    return img
+
+
+FIVE = [
+    (120, 120, 1, 60, 10),
+    (300, 110, 3, 60, 35),
+    (480, 140, 5, 60, 60),
+    (200, 330, 6, 60, 80),
+    (420, 340, 4, 60, 20),
+]
+
+
+class TestCleanTray:
+    def test_white_dice_black_pips(self) -> None:
+        roll = read(tray(FIVE))
+        assert roll.status == "ok", roll.reason
+        assert roll.values == (1, 3, 4, 5, 6)
+
+    def test_every_face_at_many_angles(self) -> None:
+        for value in range(1, 7):
+            for angle in (0, 22, 45, 71):
+                roll = read(tray([(320, 240, value, 64, angle)]))
+                assert roll.ok and roll.values == (value,), (value, angle, roll.reason)
+
+    def test_black_dice_white_pips(self) -> None:
+        roll = read(tray(FIVE, face=BLACK, pip=WHITE, bg=(200, 200, 200)))
+        assert roll.status == "ok", roll.reason
+        assert roll.values == (1, 3, 4, 5, 6)
+
+    def test_red_dice_white_pips(self) -> None:
+        roll = read(tray(FIVE, face=RED, pip=WHITE))
+        assert roll.ok and roll.values == (1, 3, 4, 5, 6), roll.reason
+
+    def test_die_geometry_in_image_pixels(self) -> None:
+        roll = read(tray([(300, 200, 5, 80, 30)], shape=(960, 1280)))
+        (die,) = roll.dice
+        assert isinstance(die, DieReading)
+        assert abs(die.x - 300) < 4 and abs(die.y - 200) < 4
+        assert 60 < die.size < 100
+        assert min(abs(die.angle - 30), 90 - abs(die.angle - 30)) < 6
+        assert die.zone == "unknown" and 0.5 < die.confidence <= 1.0
+
+    def test_expected_count_matches(self) -> None:
+        assert read(tray(FIVE), dice=5).ok
+
+    def test_touching_dice_are_told_apart(self) -> None:
+        roll = read(tray([(280, 240, 6, 60, 0), (340, 240, 6, 60, 0), (310, 300, 2, 60, 0)]))
+        assert roll.status == "ok", roll.reason
+        assert roll.values == (2, 6, 6)
+
+    def test_touching_dice_at_an_angle(self) -> None:
+        roll = read(tray([(300, 200, 5, 60, 15), (358, 216, 4, 60, 15)]))
+        assert roll.ok and roll.values == (4, 5), roll.reason
+
+
+class TestRefusals:
+    def test_wrong_count(self) -> None:
+        roll = read(tray(FIVE), dice=4)
+        assert roll.status == "unsure" and roll.kind == "wrong-count"
+        assert "expected 4" in roll.reason
+
+    def test_empty_tray(self) -> None:
+        roll = read(tray([]))
+        assert roll.status == "unsure" and roll.kind == "no-dice"
+
+    def test_die_cut_by_the_frame_edge(self) -> None:
+        roll = read(tray([(300, 200, 4, 60, 0), (8, 240, 6, 60, 0)]))
+        assert roll.status == "unsure" and roll.kind == "edge", roll.reason
+
+    def test_blurred_frame(self) -> None:
+        sharp = tray(FIVE)
+        kernel = np.zeros((1, 25), np.float32)
+        kernel[0, :] = 1 / 25  # a horizontal smear, as a die tumbling past the shutter
+        roll = read(cv2.filter2D(sharp, -1, kernel))
+        assert roll.status == "unsure", roll
+        assert roll.kind in ("blur", "ambiguous", "no-dice")
+
+    def test_speck_of_dust_does_not_change_a_six(self) -> None:
+        img = tray([(320, 240, 6, 64, 0)])
+        cv2.circle(img, (320, 252), 3, BLACK, -1)  # a speck between the two columns
+        roll = read(img)
+        assert roll.values in ((6,), ()) or not roll.ok
+        assert not (roll.ok and roll.values != (6,))
+
+    def test_merged_pips_are_not_read_as_five(self) -> None:
+        img = tray([(320, 240, 6, 64, 0)])
+        cv2.line(img, (303, 223), (303, 240), BLACK, 9)  # two pips of one column run together
+        roll = read(img)
+        assert roll.status == "unsure", roll
+
+
+class TestFrames:
+    def test_grey_frames_are_read(self) -> None:
+        roll = read(cv2.cvtColor(tray(FIVE), cv2.COLOR_BGR2GRAY))
+        assert roll.ok and roll.values == (1, 3, 4, 5, 6), roll.reason
+
+    @pytest.mark.parametrize(
+        "frame",
+        [np.zeros((100, 100, 3), np.float32), np.zeros((100, 100, 2), np.uint8), "frame.png"],
+    )
+    def test_bad_frames_raise(self, frame: object) -> None:
+        with pytest.raises(FrameError):
+            read(frame)  # type: ignore[arg-type]
+
+    def test_reading_is_timed_and_serialisable(self) -> None:
+        roll = read(tray(FIVE))
+        assert isinstance(roll, Reading) and roll.ms > 0
+        data = roll.to_json("t.png")
+        assert set(data) == {"image", "status", "reason", "dice", "ms"}
+        assert {"value", "x", "y", "confidence"} <= set(data["dice"][0])
