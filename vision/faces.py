@@ -79,7 +79,6 @@ def _split_fits(
     Each side of a cut either fits or is cut again (up to ``depth`` times), so a row of
     touching dice comes apart too.
     """
-    n = len(points)
     best: tuple[float, list[tuple[list[int], LayoutFit]]] | None = None
     for deg in range(0, 180, 15):
         th = math.radians(deg)

@@ -1,0 +1,65 @@
+"""Reading and DieReading: validation, views and JSON form."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dicetray.vision import DieReading, Reading
+from dicetray.vision.reading import REASONS
+
+
+def _die(value: int, zone: str = "tray") -> DieReading:
+    return DieReading(value, 10.0, 20.0, 5.0, zone, 0.8, 30.0)
+
+
+def test_values_sorted_and_zones() -> None:
+    roll = Reading("ok", "", (_die(6), _die(2, "ledge"), _die(4)))
+    assert roll.values == (2, 4, 6)
+    assert [d.value for d in roll.in_zone("tray")] == [6, 4]
+    with pytest.raises(ValueError):
+        roll.in_zone("floor")
+
+
+@pytest.mark.parametrize("word", REASONS)
+def test_every_reason_word_is_accepted(word: str) -> None:
+    roll = Reading("unsure", f"{word}: detail", ())
+    assert roll.kind == word and not roll.ok
+
+
+@pytest.mark.parametrize(
+    ("status", "reason"), [("maybe", ""), ("ok", "blur: x"), ("unsure", ""), ("unsure", "odd")]
+)
+def test_inconsistent_readings_are_refused(status: str, reason: str) -> None:
+    with pytest.raises(ValueError):
+        Reading(status, reason, ())
+
+
+@pytest.mark.parametrize("bad", [dict(value=0), dict(zone="cup"), dict(confidence=1.5)])
+def test_bad_dice_are_refused(bad: dict) -> None:
+    args = dict(value=3, x=1.0, y=1.0, angle=0.0, zone="tray", confidence=0.5, size=10.0)
+    with pytest.raises(ValueError):
+        DieReading(**(args | bad))
+
+
+def test_json_round_trips_through_text() -> None:
+    roll = Reading("unsure", "edge: die cut at (3, 4)", (_die(3),), 2.5).with_ms(3.25)
+    data = json.loads(json.dumps(roll.to_json("a.png")))
+    assert data == {
+        "image": "a.png",
+        "status": "unsure",
+        "reason": "edge: die cut at (3, 4)",
+        "dice": [
+            {
+                "value": 3,
+                "x": 10.0,
+                "y": 20.0,
+                "confidence": 0.8,
+                "angle": 5.0,
+                "zone": "tray",
+                "size": 30.0,
+            }
+        ],
+        "ms": 3.25,
+    }
