@@ -67,6 +67,8 @@ class DieState:
         return math.hypot(*self.motion) > 0.3 or abs(self.spin) > 2.0
 
 
+_PLACES = {"tray": "on the tray", "ledge": "on the ledge", "off": "off the tray and ledge"}
+
 COCKED_DEGREES = 6.0
 """A die tilted at least this much counts as cocked."""
 
@@ -154,6 +156,13 @@ class Scene:
     ledge_mm: float = 34.0
     die_mm: float = 16.0
     seed: int = 0
+
+    def __post_init__(self) -> None:
+        for i, die in enumerate(self.dice):
+            where = self.zone_at(die.x, die.y)
+            if where != die.zone:
+                raise ValueError(f"die {i} is said to be on the {die.zone} but lies at "
+                                 f"({die.x:.1f}, {die.y:.1f}) mm, {_PLACES[where]}")
 
     @property
     def ledge_y(self) -> tuple[float, float]:

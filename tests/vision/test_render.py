@@ -245,3 +245,6 @@ class TestScenes:
             DieState(7, 0, 0)
         with pytest.raises(ValueError, match="zone"):
             DieState(3, 0, 0, zone="floor")
+        with pytest.raises(ValueError, match=r"die 0 is said to be on the ledge but lies at "
+                                             r"\(30\.0, 40\.0\) mm, on the tray"):
+            Scene(dice=(DieState(3, 30, 40, zone="ledge"),))
