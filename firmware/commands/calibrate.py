@@ -104,15 +104,18 @@ def _capture(source: Any, count: int, prompt: str | None, settle: Any) -> list[A
 
 
 def _from_source(spec: str, size: tuple[int, int] | None, empties: int, shots: int,
-                 dice: int, yes: bool) -> tuple[list[Any], list[Any], Any]:
-    """Empty-tray and dice frames taken from a frame source, and its camera settings."""
+                 dice: int, yes: bool) -> tuple[list[Any], list[Any], Any, Any]:
+    """Empty-tray and dice frames taken from a frame source, its camera settings, and
+    the ledge's corners when the source knows them (the simulated tray does)."""
     from dicetray.vision.frames import open_source
     from dicetray.vision.settle import SettleDetector
 
     with open_source(spec, size=size) as source:
         tray = getattr(source, "tray", None)
         settle = SettleDetector(clock=getattr(source, "clock", time.monotonic))
+        ledge = None
         if tray is not None:  # the simulated tray clears and rolls itself
+            ledge = source.truth().ledge  # as a builder would mark it on the phone
             tray.clear()
             empty = _capture(source, empties, None, settle)
             shots_taken = []
@@ -127,7 +130,7 @@ def _from_source(spec: str, size: tuple[int, int] | None, empties: int, shots: i
                 source, shots,
                 f"Roll the {dice} dice onto the tray ({{k}}/{{n}}), then press Enter"
                 if ask else None, settle)
-        return empty, shots_taken, source.camera_settings()
+        return empty, shots_taken, source.camera_settings(), ledge
 
 
 @click.command()
@@ -168,8 +171,9 @@ def calibrate(ctx: click.Context, empty_paths: tuple[str, ...], dice_paths: tupl
     with _vision_errors():
         camera = None
         if source:
-            empty, dice_frames, camera = _from_source(source, frame_size, shots, shots, count,
-                                                      yes)
+            empty, dice_frames, camera, known_ledge = _from_source(
+                source, frame_size, shots, shots, count, yes)
+            ledge_points = ledge_points or known_ledge
         else:
             empty = [read_image(p) for p in _image_files(empty_paths)]
             dice_frames = [read_image(p) for p in _image_files(dice_paths)]
@@ -188,10 +192,13 @@ def calibrate(ctx: click.Context, empty_paths: tuple[str, ...], dice_paths: tupl
             "problems": list(report.problems),
             "die_size": round(calibration.die_size, 1),
             "tray": [list(p) for p in calibration.tray],
+            "ledge": None if calibration.ledge is None else [list(p) for p in calibration.ledge],
         }))
         return
     for line in report.lines():
         click.echo(line)
-    click.echo(f"die size: {calibration.die_size:.1f} px; tray corners: "
-               + " ".join(f"{x:.0f},{y:.0f}" for x, y in calibration.tray))
+    click.echo(f"die size: {calibration.die_size:.1f} px")
+    for name, corners in (("tray", calibration.tray), ("ledge", calibration.ledge)):
+        where = " ".join(f"{x:.0f},{y:.0f}" for x, y in corners) if corners else "none"
+        click.echo(f"{name} corners: {where}")
     click.echo(f"calibration written to {target}")

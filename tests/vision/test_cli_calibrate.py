@@ -99,7 +99,10 @@ def test_frames_from_the_simulated_tray(tmp_path: Path) -> None:
                                        "--frames", "1", "--out", str(tmp_path / "c.json")])
     assert result.exit_code == 0, result.output
     assert "dice found per frame: 5" in result.output
-    assert Calibration.load(tmp_path / "c.json").image_size == (320, 240)
+    calibration = Calibration.load(tmp_path / "c.json")
+    assert calibration.image_size == (320, 240)
+    assert calibration.ledge is not None  # the simulated tray knows where its ledge is
+    assert "ledge corners: none" not in result.output
 
 
 @pytest.mark.parametrize(
