@@ -127,6 +127,14 @@ class TestRecognizerReadsCleanRenders:
         assert [r.values for r in report.readings] == [t.values for t in truths]
         assert report.status == "ok"
 
+    @pytest.mark.parametrize("seed", range(6))
+    def test_clean_frames_are_never_read_silently_wrong(self, seed: int) -> None:
+        from dicetray.vision.recognizer import read
+
+        frame, truth = render(replace(random_scene(seed, image_size=SIZE), look=CLEAN_LOOK))
+        reading = read(frame, None, 5)
+        assert not reading.ok or reading.values == truth.values
+
 
 class TestRefusal:
     def test_no_empty_frames(self) -> None:
