@@ -332,7 +332,7 @@ class _Stage:
     light: np.ndarray  # float32 gain map (uneven light)
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=2)  # each stage holds a float frame or two (~20 MB at 1280x960)
 def _stage(scene: Scene) -> _Stage:
     camera = Camera.for_scene(scene)
     rng = np.random.default_rng([scene.seed, 7])
