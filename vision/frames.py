@@ -250,10 +250,15 @@ class OpenCVCameraSource(FrameSource):
         factory = capture_factory or cv2.VideoCapture
         self._device = device
         self._file = isinstance(device, str) and Path(device).is_file()
+        # OpenCV logs its own warnings when a camera is missing; the CameraError says it
+        quiet = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
         try:
             self._capture = factory(device)
         except Exception as exc:
             raise CameraError(f"opencv: cannot open {device!r} ({exc})") from exc
+        finally:
+            cv2.utils.logging.setLogLevel(quiet)
         if not self._capture.isOpened():
             self._capture.release()
             raise CameraError(f"opencv: VideoCapture({device!r}) could not be opened "
