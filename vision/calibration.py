@@ -757,3 +757,57 @@ def _read_back(calibration: Calibration, shots: Sequence[np.ndarray], found: Seq
     problems += [f"frame {i}: {r.reason}" for i, r in enumerate(readings, 1) if not r.ok]
     status = "ok" if all(r.ok for r in readings) and not problems else "unsure"
     return CalibrationReport(status, tuple(found), readings, tuple(problems))
+
+
+def calibrate_source(
+    source: Any,
+    *,
+    frames: int = 3,
+    dice: int = 5,
+    ask: Any = None,
+    tray: Sequence[Point] | None = None,
+    ledge: Sequence[Point] | None = None,
+    reader: Reader | None = None,
+    timeout_s: float = 30.0,
+) -> tuple[Calibration, CalibrationReport]:
+    """Calibrate from a live :class:`~dicetray.vision.frames.FrameSource`.
+
+    Takes ``frames`` frames of the empty tray and ``frames`` frames with the dice,
+    each once the tray has settled, then :func:`build_calibration`. Before each
+    step ``ask(message)`` is called, if given, so a person can clear the tray or
+    roll the dice (the command line waits for Enter; a phone page would wait
+    for a tap). A simulated source needs no one: it clears and rolls its own tray
+    and tells where its ledge is, as a builder would mark it. The camera's
+    settings, as the source reports them, go into the calibration.
+    """
+    from dicetray.vision.settle import SettleDetector, wait_until_settled
+
+    sim_tray = getattr(source, "tray", None)
+    settle = SettleDetector(clock=getattr(source, "clock", None) or _monotonic())
+
+    def take(message: str | None) -> np.ndarray:
+        if message and ask is not None and sim_tray is None:
+            ask(message)
+        if source.name == "folder":  # stills already: taken as they come
+            return source.capture()
+        settle.reset()
+        return wait_until_settled(source, settle, timeout_s=timeout_s)
+
+    if sim_tray is not None:
+        if ledge is None:
+            ledge = source.truth().ledge
+        sim_tray.clear()
+    empty = [take("Take every die off the tray" if k == 0 else None) for k in range(frames)]
+    shots = []
+    for k in range(frames):
+        if sim_tray is not None:
+            sim_tray.roll()
+        shots.append(take(f"Roll the {dice} dice onto the tray ({k + 1}/{frames})"))
+    return build_calibration(empty, shots, tray=tray, ledge=ledge, dice=dice, reader=reader,
+                             camera=source.camera_settings())
+
+
+def _monotonic() -> Any:
+    import time
+
+    return time.monotonic

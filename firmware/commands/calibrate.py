@@ -15,11 +15,9 @@ ends with a one-line message and exit status 1.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -83,54 +81,9 @@ def _image_files(paths: Sequence[str]) -> list[Path]:
     return files
 
 
-def _capture(source: Any, count: int, prompt: str | None, settle: Any) -> list[Any]:
-    """``count`` frames, each once the tray is still (and after ``prompt`` when asked).
-
-    A folder's images are stills already, so they are taken as they come.
-    """
-    from dicetray.vision.settle import wait_until_settled
-
-    frames = []
-    for k in range(count):
-        if prompt:
-            click.prompt(prompt.format(k=k + 1, n=count), default="", show_default=False,
-                         prompt_suffix=" ", err=True)
-        if source.name == "folder":
-            frames.append(source.capture())
-            continue
-        settle.reset()
-        frames.append(wait_until_settled(source, settle, timeout_s=30))
-    return frames
-
-
-def _from_source(spec: str, size: tuple[int, int] | None, empties: int, shots: int,
-                 dice: int, yes: bool) -> tuple[list[Any], list[Any], Any, Any]:
-    """Empty-tray and dice frames taken from a frame source, its camera settings, and
-    the ledge's corners when the source knows them (the simulated tray does)."""
-    from dicetray.vision.frames import open_source
-    from dicetray.vision.settle import SettleDetector
-
-    with open_source(spec, size=size) as source:
-        tray = getattr(source, "tray", None)
-        settle = SettleDetector(clock=getattr(source, "clock", time.monotonic))
-        ledge = None
-        if tray is not None:  # the simulated tray clears and rolls itself
-            ledge = source.truth().ledge  # as a builder would mark it on the phone
-            tray.clear()
-            empty = _capture(source, empties, None, settle)
-            shots_taken = []
-            for _ in range(shots):
-                tray.roll()
-                shots_taken.extend(_capture(source, 1, None, settle))
-        else:
-            ask = not yes
-            empty = _capture(source, empties, "Take every die off the tray, then press Enter"
-                             if ask else None, settle)
-            shots_taken = _capture(
-                source, shots,
-                f"Roll the {dice} dice onto the tray ({{k}}/{{n}}), then press Enter"
-                if ask else None, settle)
-        return empty, shots_taken, source.camera_settings(), ledge
+def _wait_for_enter(message: str) -> None:
+    click.prompt(f"{message}, then press Enter", default="", show_default=False,
+                 prompt_suffix=" ", err=True)
 
 
 @click.command()
@@ -159,8 +112,8 @@ def calibrate(ctx: click.Context, empty_paths: tuple[str, ...], dice_paths: tupl
               size: str | None, out: str | None, data_dir_option: str | None, yes: bool,
               as_json: bool) -> None:
     """Calibrate the camera: find the tray, learn the dice, check they read right."""
-    from dicetray.vision.calibration import build_calibration
-    from dicetray.vision.frames import read_image
+    from dicetray.vision.calibration import build_calibration, calibrate_source
+    from dicetray.vision.frames import open_source, read_image
 
     tray_points, ledge_points = _points(tray, "--tray"), _points(ledge, "--ledge")
     frame_size = _size(size)
@@ -169,16 +122,16 @@ def calibrate(ctx: click.Context, empty_paths: tuple[str, ...], dice_paths: tupl
     if not source and not (empty_paths and dice_paths):
         raise click.UsageError("give --empty and --dice images, or a --source to take them from")
     with _vision_errors():
-        camera = None
         if source:
-            empty, dice_frames, camera, known_ledge = _from_source(
-                source, frame_size, shots, shots, count, yes)
-            ledge_points = ledge_points or known_ledge
+            with open_source(source, size=frame_size) as frames:
+                calibration, report = calibrate_source(
+                    frames, frames=shots, dice=count, ask=None if yes else _wait_for_enter,
+                    tray=tray_points, ledge=ledge_points)
         else:
             empty = [read_image(p) for p in _image_files(empty_paths)]
             dice_frames = [read_image(p) for p in _image_files(dice_paths)]
-        calibration, report = build_calibration(empty, dice_frames, tray=tray_points,
-                                                ledge=ledge_points, dice=count, camera=camera)
+            calibration, report = build_calibration(empty, dice_frames, tray=tray_points,
+                                                    ledge=ledge_points, dice=count)
         obj = ctx.find_object(dict) or {}
         target = Path(out) if out else ensure_data_dir(
             data_dir_option or obj.get("data_dir")) / CALIBRATION_FILE

@@ -165,3 +165,37 @@ class TestRefusal:
         plain = [np.full((240, 320, 3), 120, np.uint8)]
         with pytest.raises(CalibrationError, match="could not find the tray"):
             build_calibration(plain, plain)
+
+
+class TestFromASource:
+    def test_simulated_tray_calibrates_itself(self) -> None:
+        from dicetray.vision.calibration import calibrate_source
+        from dicetray.vision.frames import SimulatedSource
+
+        source = SimulatedSource(seed=9, size=SIZE)
+        asked: list[str] = []
+        calibration, report = calibrate_source(source, frames=2, ask=asked.append,
+                                               reader=lambda f, c, n: _ok_reading())
+        assert asked == []  # nobody needs to clear or roll a simulated tray
+        assert report.dice_found == (5, 5) and calibration.ledge is not None
+        truth = source.truth()
+        assert calibration.ledge == truth.ledge
+        assert all(calibration.zone_of(d.x, d.y) == d.zone for d in truth.dice)
+
+    def test_a_person_is_asked_before_each_step(self, tmp_path: Path) -> None:
+        from dicetray.vision.calibration import calibrate_source
+        from dicetray.vision.frames import FolderSource
+
+        empty, shots, truths = _frames(3)
+        for i, frame in enumerate([*empty[:2], *shots]):
+            cv2.imwrite(str(tmp_path / f"{i}.png"), frame)
+        asked: list[str] = []
+        _, report = calibrate_source(FolderSource(tmp_path), frames=2, ask=asked.append,
+                                     reader=_fake_reader(truths))
+        assert asked == ["Take every die off the tray", "Roll the 5 dice onto the tray (1/2)",
+                         "Roll the 5 dice onto the tray (2/2)"]
+        assert report.status == "ok"
+
+
+def _ok_reading() -> Reading:
+    return Reading("ok", "", ())
