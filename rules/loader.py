@@ -233,6 +233,11 @@ def _builtin_file(name: str, option: bool) -> Path:
     folder = builtin_dir() / "options" if option else builtin_dir()
     path = folder / f"{name}.toml"
     if not path.is_file():
+        if not option and name in list_options():
+            raise UnknownRuleSet(
+                f"{name!r} is a house-rule option, not a rule set: add it to one, "
+                f"like kniffel+{name}"
+            )
         known = ", ".join(list_options() if option else list_rulesets())
         what = "option" if option else "rule set"
         raise UnknownRuleSet(f"no {what} {name!r} ({'options' if option else 'known'}: {known})")
@@ -347,6 +352,9 @@ def _draft_from_file(path: Path, depth: int, builtin: bool = False) -> Draft:
             _apply_option(draft, option, path.parent)
         except UnknownRuleSet as exc:
             raise RuleSetError(where, "options", str(exc)) from None
+    if extends is not None and "description" not in raw:
+        # the base's own description would tell of boxes and settings this file changes
+        draft["description"] = f"Based on {draft['names']['en']} ({draft['id']})."
     _patch(draft, raw, where, option=False)
     draft["id"] = raw.get("id", path.stem)
     draft["source"] = raw.get("source", "" if builtin else where)

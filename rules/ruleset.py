@@ -17,6 +17,8 @@ makes in a box of an *empty* sheet.
 
 from __future__ import annotations
 
+import operator
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -44,6 +46,20 @@ EXTRA_MODES: tuple[str, ...] = (
     "extra-turn",
 )
 LANGUAGES: tuple[str, ...] = ("en", "de")
+
+
+def category_key(name: str) -> str:
+    """A category name in the form box ids take: lower-case words joined by hyphens.
+
+    Test suites spell their categories in many ways; all of these meet the box id.
+
+    >>> [category_key(n) for n in ("full house", "FULL_HOUSE", "fourOfAKind", "Full-House")]
+    ['full-house', 'full-house', 'four-of-a-kind', 'full-house']
+    >>> category_key("Große Straße")
+    'große-straße'
+    """
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", name.strip())
+    return "-".join(re.findall(r"[^\W_]+", words.lower()))
 
 
 def pick_name(names: Mapping[str, str], lang: str) -> str:
@@ -317,6 +333,39 @@ class RuleSet:
                 return box
         raise UnknownBox(f"no box {box_id!r} in {self.id} (boxes: {', '.join(self.box_ids)})")
 
+    def find_box(self, category: str) -> BoxSpec:
+        """The box a player or a test suite means by ``category``.
+
+        The id as it is, else the id or a name (English or German) spelt another way:
+        any case, with spaces, underscores or camelCase (see :func:`category_key`).
+        :class:`UnknownBox` when nothing, or more than one box, answers to it.
+
+        >>> from dicetray.rules import load_ruleset
+        >>> yacht = load_ruleset("yacht")
+        >>> yacht.find_box("FULL_HOUSE").id, yacht.find_box("little straight").id
+        ('full-house', 'small-straight')
+        >>> load_ruleset("kniffel").find_box("Dreierpasch").id
+        'three-of-a-kind'
+        """
+        if not isinstance(category, str):
+            raise UnknownBox(f"a box is named by a string, not {category!r}")
+        for box in self.boxes:
+            if box.id == category:
+                return box
+        key = category_key(category)
+        by_id = [box for box in self.boxes if box.id == key]
+        if by_id:
+            return by_id[0]
+        by_name = [
+            box for box in self.boxes if key in {category_key(name) for name in box.names.values()}
+        ]
+        if len(by_name) == 1:
+            return by_name[0]
+        if by_name:
+            ids = ", ".join(box.id for box in by_name)
+            raise UnknownBox(f"{category!r} could be any of {ids} in {self.id}; give the id")
+        return self.box(category)
+
     @property
     def box_ids(self) -> tuple[str, ...]:
         """Every box id in sheet order."""
@@ -359,12 +408,12 @@ class RuleSet:
             raise InvalidDice(f"dice must be a sequence of numbers, not {dice!r}") from None
         if len(values) != self.dice:
             raise InvalidDice(f"{self.id} plays {self.dice} dice, got {len(values)}")
+        faces = []
         for index, value in enumerate(values, start=1):
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidDice(f"die {index} is {value!r}, not a whole number")
-            if not 1 <= value <= self.faces:
+            faces.append(_whole(value, index))
+            if not 1 <= faces[-1] <= self.faces:
                 raise InvalidDice(f"die {index} shows {value}; a die shows 1 to {self.faces}")
-        return values
+        return tuple(faces)
 
     def sharp_factor(self, box_id: str, ctx: ScoreContext) -> int:
         """The sharp-throw multiplier for this box and roll (1 when no doubling applies).
@@ -383,7 +432,8 @@ class RuleSet:
     def score(self, box_id: str, dice: Iterable[int], ctx: ScoreContext | None = None) -> int:
         """Points the roll makes in the box of an empty sheet.
 
-        Validated dice; the box's raw points; served points when ``ctx.roll == 1``;
+        ``box_id`` may be spelt as :meth:`find_box` allows (``"full house"``). Validated
+        dice; the box's raw points; served points when ``ctx.roll == 1``;
         sharp doubling when ``ctx.thrown`` equals the number of dice. No joker and no
         extra bonus (an empty sheet has no five-of-a-kind yet).
 
@@ -392,11 +442,11 @@ class RuleSet:
         8
         """
         ctx = ctx or ScoreContext()
-        box = self.box(box_id)
+        box = self.find_box(box_id)
         values = self.validate_dice(dice)
         if box.section == "computed":
-            raise UnknownBox(f"{box_id!r} is computed from other boxes; no roll is entered there")
-        return box.points(values, ctx) * self.sharp_factor(box_id, ctx)
+            raise UnknownBox(f"{box.id!r} is computed from other boxes; no roll is entered there")
+        return box.points(values, ctx) * self.sharp_factor(box.id, ctx)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able form of the whole rule set (``dicetray rules show --json``)."""
@@ -425,6 +475,16 @@ class RuleSet:
             ],
             "boxes": [box.to_dict() for box in self.boxes],
         }
+
+
+def _whole(value: Any, index: int) -> int:
+    """A die's value as an int: any integer type (NumPy's too), never a bool or a float."""
+    if isinstance(value, bool):
+        raise InvalidDice(f"die {index} is {value!r}, not a whole number")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise InvalidDice(f"die {index} is {value!r}, not a whole number") from None
 
 
 def _plain(value: Any) -> Any:

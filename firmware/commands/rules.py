@@ -148,16 +148,27 @@ def score_command(
     thrown: int | None,
     filled: tuple[str, ...],
 ) -> None:
-    """Points the dice make in CATEGORY of RULESET on an empty sheet (an integer)."""
+    """Points the dice make in CATEGORY of RULESET on an empty sheet (an integer).
+
+    CATEGORY is a box id (full-house) or the box spelt another way: any case, spaces,
+    underscores, camelCase, or the box's English or German name (FULL_HOUSE, "full house",
+    Dreierpasch).
+    """
     rule_set = _load(ruleset)
-    values = []
-    for die in dice:
-        try:
-            values.append(int(die))
-        except ValueError:
-            raise click.ClickException(f"a die must be a whole number, not {die!r}") from None
+    values = [_die(text) for text in dice]
     with _rules_errors():
-        ctx = ScoreContext(roll=roll, thrown=thrown, filled=frozenset(filled))
-        for box_id in filled:
-            rule_set.box(box_id)
+        filled_ids = frozenset(rule_set.find_box(box).id for box in filled)
+        ctx = ScoreContext(roll=roll, thrown=thrown, filled=filled_ids)
         click.echo(rule_set.score(category, values, ctx))
+
+
+def _die(text: str) -> int:
+    """One DICE argument as a number; an unknown option that landed among the dice says so."""
+    try:
+        return int(text)
+    except ValueError:
+        if text.startswith("-"):
+            raise click.ClickException(
+                f"no such option {text!r} (see dicetray rules score --help)"
+            ) from None
+        raise click.ClickException(f"a die must be a whole number, not {text!r}") from None
