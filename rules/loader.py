@@ -61,7 +61,7 @@ __all__ = [
 Draft = dict[str, Any]
 Check = Callable[[Any], "str | None"]
 
-_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 _MAX_DEPTH = 8  # how deep `extends` chains may go (guards against cycles)
 
 
@@ -98,7 +98,7 @@ def _flag(value: Any) -> str | None:
 
 
 def _box_id(value: Any) -> str | None:
-    if not isinstance(value, str) or not _ID.match(value):
+    if not isinstance(value, str) or not _ID.fullmatch(value):
         return f"must be a kebab-case id like 'full-house', not {value!r}"
     return None
 

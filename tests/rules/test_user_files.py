@@ -236,3 +236,16 @@ class TestDiceTypes:
     def test_bools_floats_and_strings_are_not(self, bad: object) -> None:
         with pytest.raises(InvalidDice, match="not a whole number"):
             load_ruleset("yacht").score("yacht", [2, 2, 2, 2, bad])
+
+
+class TestIds:
+    @pytest.mark.parametrize("bad", ["ones\n", "Ones", "full_house", "-ones", "ones-", "a--b"])
+    def test_only_kebab_case_ids(self, tmp_path: Path, bad: str) -> None:
+        path = tmp_path / "odd.toml"
+        path.write_text(
+            f'extends = "yacht"\n[[boxes]]\nid = {bad!r}\nkind = "chance"\n'
+            'names = { en = "Odd" }\n'.replace("'", '"'),
+            encoding="utf-8",
+        )
+        with pytest.raises(RuleSetError, match="kebab-case"):
+            load_ruleset(path)
