@@ -670,41 +670,65 @@ def _topdown_size(corners: Sequence[Point]) -> tuple[int, int]:
 
 def _dice_blobs(frame: np.ndarray, background: np.ndarray,
                 zones: np.ndarray) -> list[tuple[float, np.ndarray]]:
-    """(edge length, pixel mask) of each die-like blob where the frame differs."""
+    """(edge length, pixel mask) of each die-like blob where the frame differs.
+
+    Soft shadows are left out first; when that breaks the dice up (a pale die on a
+    pale floor has side faces that look just like shadow) they are kept instead.
+    """
     import cv2
 
     diff = cv2.absdiff(frame, background).max(axis=2)
     diff = cv2.GaussianBlur(diff, (5, 5), 0)
     diff[zones == 0] = 0
     level, _ = cv2.threshold(diff, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    mask = (diff > max(level, 30)).astype(np.uint8)
-    # a shadow only darkens the floor evenly; drop pixels that are just that
+    # hysteresis: a die is a weakly different region holding some clearly different
+    # pixels (its edges and pips)
+    strong = diff > max(level, 30)
+    weak = (diff > max(min(level * 0.5, 30), 14)).astype(np.uint8)
+    # a soft shadow darkens the floor evenly, and by half at most (a black die
+    # darkens it much more)
     ratio = (frame.astype(np.float32) + 4) / (background.astype(np.float32) + 4)
-    shadow = (ratio.max(axis=2) < 0.95) & (ratio.max(axis=2) - ratio.min(axis=2) < 0.08)
-    mask[shadow] = 0
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    if not len(areas):
+    darkest, lightest = ratio.min(axis=2), ratio.max(axis=2)
+    shadow = (lightest < 0.95) & (darkest > 0.5) & (lightest - darkest < 0.08)
+    loose = _blobs(weak, strong)
+    strict = _blobs(np.where(shadow, 0, weak).astype(np.uint8), strong)
+    if not strict or (loose and np.median([b[0] for b in strict])
+                      < 0.6 * np.median([b[0] for b in loose])):
+        return loose
+    return strict
+
+
+def _blobs(weak: np.ndarray, strong: np.ndarray) -> list[tuple[float, np.ndarray]]:
+    import cv2
+
+    weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    weak = cv2.morphologyEx(weak, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(weak)
+    seeded = np.zeros(count, bool)
+    seeded[np.unique(labels[strong & (weak > 0)])] = True
+    seeded[0] = False
+    areas = stats[:, cv2.CC_STAT_AREA]
+    candidates = [i for i in range(1, count) if seeded[i] and areas[i] >= 20]
+    if not candidates:
         return []
-    typical = float(np.median(areas[areas >= max(20, areas.max() * 0.05)]))
+    typical = float(np.median(areas[candidates]))
     blobs = []
-    for i in range(1, count):
-        area = stats[i, cv2.CC_STAT_AREA]
-        if not 0.4 * typical <= area <= 1.8 * typical:
+    for i in candidates:
+        if not 0.4 * typical <= areas[i] <= 1.8 * typical:
             continue  # specks, or dice touching each other
         blob = labels == i
-        ys, xs = np.nonzero(blob)
-        points = np.column_stack([xs, ys]).astype(np.float32)
-        (_, _), (a, b), _ = cv2.minAreaRect(points)
-        blobs.append((float(min(a, b)) * _SILHOUETTE_TO_EDGE, blob))
+        x, y, w, h = stats[i, :4]
+        patch = np.pad(blob[y : y + h, x : x + w].astype(np.uint8), 1)
+        # the widest inscribed circle spans the top face; a shadow or side faces
+        # trailing off one side make the blob longer, not wider
+        radius = float(cv2.distanceTransform(patch, cv2.DIST_L2, 5).max())
+        blobs.append((2 * radius * _SILHOUETTE_TO_EDGE, blob))
     return blobs
 
 
-# A die's silhouette includes the sliver of side faces a tilted camera sees; its
-# narrow width overstates the top face's edge by about this much (measured on renders).
-_SILHOUETTE_TO_EDGE = 0.96
+# The widest inscribed circle of a die's silhouette is a little wider than its top face
+# (the camera sees a sliver of side faces): this much of it is the edge (measured on renders).
+_SILHOUETTE_TO_EDGE = 0.89
 
 
 def _dice_colours(shots: Sequence[np.ndarray], blobs: Sequence[Sequence[tuple[float, Any]]],
