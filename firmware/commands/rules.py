@@ -116,7 +116,8 @@ def _show_lines(rule_set: RuleSet, lang: str) -> Iterator[str]:
         yield f"sharp throws: x{rule_set.sharp.factor} for {', '.join(rule_set.sharp.boxes)}"
     if rule_set.strict:
         chance = rule_set.strict.chance_five_of_a_kind
-        yield f"strict: top to bottom, no jokers; Chance with a five-of-a-kind = {chance}"
+        rule = "" if chance is None else f"; Chance with a five-of-a-kind = {chance}"
+        yield f"strict: top to bottom, no jokers{rule}"
     if rule_set.save_rolls:
         yield "unused rolls carry over to later turns"
     columns = ", ".join(f"{c.name(lang)} ({c.order})" for c in rule_set.columns)

@@ -249,3 +249,15 @@ class TestIds:
         )
         with pytest.raises(RuleSetError, match="kebab-case"):
             load_ruleset(path)
+
+
+class TestShowsWhatTheFileSays:
+    def test_strict_without_the_chance_rule(self, tmp_path: Path) -> None:
+        path = tmp_path / "calm.toml"
+        path.write_text(
+            'extends = "kniffel+strict"\nstrict = { chance_five_of_a_kind = false }\n',
+            encoding="utf-8",
+        )
+        out = run("show", str(path)).stdout
+        assert "strict: top to bottom, no jokers\n" in out and "None" not in out
+        assert "= 100" in run("show", "kniffel+strict").stdout
