@@ -14,7 +14,15 @@ import pytest
 from test_cli_rules import failed, run
 from test_ruleset_files import KATA_CASES, YACHT_CASES
 
-from dicetray.rules import InvalidDice, RuleSetError, UnknownBox, UnknownRuleSet, load_ruleset
+from dicetray.rules import (
+    Game,
+    HoldForbidden,
+    InvalidDice,
+    RuleSetError,
+    UnknownBox,
+    UnknownRuleSet,
+    load_ruleset,
+)
 from dicetray.rules.ruleset import category_key
 
 USER = Path(__file__).parent / "fixtures" / "user"
@@ -261,3 +269,50 @@ class TestShowsWhatTheFileSays:
         out = run("show", str(path)).stdout
         assert "strict: top to bottom, no jokers\n" in out and "None" not in out
         assert "= 100" in run("show", "kniffel+strict").stdout
+
+
+class TestWholeGames:
+    def test_a_yatzy_kata_game_adds_up(self) -> None:
+        turns = [
+            ("ones", (1, 1, 1, 2, 3), 3),
+            ("twos", (2, 2, 2, 2, 5), 8),
+            ("threes", (3, 3, 3, 3, 1), 12),
+            ("fours", (4, 4, 4, 4, 1), 16),
+            ("fives", (5, 5, 5, 5, 1), 20),
+            ("sixes", (6, 6, 6, 6, 1), 24),
+            ("pair", (6, 6, 5, 5, 1), 12),
+            ("two-pairs", (3, 3, 6, 6, 6), 18),
+            ("three-of-a-kind", (5, 3, 5, 4, 5), 15),
+            ("four-of-a-kind", (3, 3, 3, 3, 3), 12),
+            ("small-straight", (1, 2, 3, 4, 5), 15),
+            ("large-straight", (2, 3, 4, 5, 6), 20),
+            ("full-house", (6, 2, 2, 2, 6), 18),
+            ("chance", (1, 1, 3, 3, 6), 14),
+            ("yatzy", (4, 4, 4, 4, 4), 50),
+        ]
+        game = Game(load_ruleset(KATA))
+        for box, dice, points in turns:
+            game.roll(dice)
+            assert game.score(box).points == points
+        assert game.finished
+        totals = game.sheets[0].totals()
+        assert (totals.upper, totals.upper_bonus) == (83, 50)
+        assert totals.total == 83 + 50 + 174
+
+    def test_a_general_variant_game_serves_on_the_first_roll(self) -> None:
+        game = Game(load_ruleset(str(USER / "general-fast.toml")))
+        game.roll((2, 3, 4, 5, 6))
+        assert game.score("straight").points == 25
+        game.roll((1, 1, 2, 2, 3))
+        game.keep([0, 1, 2, 3])  # free holds in this file (General itself locks them)
+        game.roll((2,))
+        game.keep([0, 1])
+        game.roll((2, 2, 2))
+        assert game.score("full-house").points == 30
+
+        locked = Game(load_ruleset("general"))
+        locked.roll((1, 1, 2, 2, 3))
+        locked.keep([0, 1, 2, 3])
+        locked.roll((2,))
+        with pytest.raises(HoldForbidden):
+            locked.keep([0, 1])
