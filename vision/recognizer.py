@@ -48,6 +48,8 @@ COARSE_SIDE = 320
 FINE_SIDE = 640
 #: Half the face edge in grid units (pip offset a is ~0.3 of the edge).
 HALF_EDGE = 1.65
+#: Least isotropy of the gradients around a die's pips before it counts as blurred.
+MIN_ROUNDNESS = 0.3
 #: Largest pip-to-pip distance on one face, in pip diameters.
 MAX_LINK = 7.0
 
@@ -105,7 +107,7 @@ class _Scene:
     face: np.ndarray  # per pip BGR face colour
     dark_max: np.ndarray
     light_max: np.ndarray
-    grad: np.ndarray
+    tensor: np.ndarray  # local gradient structure tensor (gxx, gyy, gxy), float32
 
     def peak_map(self, dark: bool) -> np.ndarray:
         return self.dark_max if dark else self.light_max
@@ -117,9 +119,9 @@ def _face_pips(work: np.ndarray, kernel: int) -> tuple[Pips, np.ndarray, Any]:
     pips = find_pips(work, kernel, maps)
     if len(pips) == 0:
         return pips, np.zeros((0, 3), np.float32), maps
-    radius = pips.d / 2 + np.maximum(1.0, 0.2 * pips.d)
+    radius = pips.d / 2 + np.maximum(1.5, 0.2 * pips.d)
     rx, ry = _ring(pips, radius)
-    need = 0.4 * pips.peak[:, None]
+    need = 0.3 * pips.peak[:, None]
     dark_ok = np.zeros(len(pips), bool)
     light_ok = np.zeros(len(pips), bool)
     for ch in channels(work):
@@ -142,6 +144,8 @@ def _scene(img: np.ndarray, s: float) -> _Scene:
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    box = (_odd(1.6 * dmed),) * 2
+    tensor = cv2.merge([cv2.boxFilter(g, -1, box) for g in (gx * gx, gy * gy, gx * gy)])
     return _Scene(
         work=work,
         colour=work.astype(np.float32),
@@ -150,7 +154,7 @@ def _scene(img: np.ndarray, s: float) -> _Scene:
         face=face,
         dark_max=cv2.dilate(maps.dark, k),
         light_max=cv2.dilate(maps.light, k),
-        grad=cv2.dilate(cv2.magnitude(gx, gy), k),
+        tensor=tensor,
     )
 
 
@@ -238,10 +242,12 @@ def _single_ok(sc: _Scene, i: int, a: float) -> tuple[bool, np.ndarray, np.ndarr
     beyond = np.stack([p.x[i] + 2.8 * a * np.cos(th), p.y[i] + 2.8 * a * np.sin(th)], 1)
     col_in = _sample(sc.colour, on_face[:, 0], on_face[:, 1])
     col_out = _sample(sc.colour, beyond[:, 0], beyond[:, 1])
-    tol = max(30.0, 0.3 * float(p.peak[i]))
     dist_in = np.sqrt(((col_in - sc.face[i]) ** 2).sum(axis=1))
     dist_out = np.sqrt(((col_out - sc.face[i]) ** 2).sum(axis=1))
-    is_face = bool((dist_in <= tol).all() and (dist_out > tol).sum() >= 4)
+    # evenly face-coloured around the pip, and somewhere beyond the corners it ends
+    inside = max(30.0, 0.3 * float(p.peak[i]))
+    beyond = max(20.0, 0.12 * float(p.peak[i]))
+    is_face = bool((dist_in <= inside).all() and (dist_out > beyond).sum() >= 3)
     return is_face, contrast, dist_out
 
 
@@ -252,6 +258,25 @@ def _beside(p: Pips, members: list[int], found: list[_Die]) -> bool:
         <= 1.3 * 2 * HALF_EDGE * die.offset
         for die in found
     )
+
+
+def _without_side_faces(p: Pips, found: list[_Die]) -> list[_Die]:
+    """Drop faces whose pips are clearly more oval than the round pips right beside them.
+
+    Seen at an angle, a die shows its top face and side faces; a side face is
+    foreshortened, so its pips look oval where the top face's look round.
+    """
+    keep = []
+    for die in found:
+        own = float(np.median(p.elong[die.pips]))
+        reach = 1.3 * 2 * HALF_EDGE * die.offset
+        dist = np.hypot(p.x - die.fit.centre[0], p.y - die.fit.centre[1])
+        near = (dist <= reach) & (p.dark == die.dark)
+        near[die.pips] = False
+        if near.any() and float(np.median(p.elong[near])) <= own - 0.3:
+            continue
+        keep.append(die)
+    return keep
 
 
 def _dice(sc: _Scene) -> tuple[list[_Die], list[list[int]]]:
@@ -277,7 +302,12 @@ def _dice(sc: _Scene) -> tuple[list[_Die], list[list[int]]]:
             singles.append(members[0])
             continue
         pts = np.stack([p.x[members], p.y[members]], axis=1)
-        fits = fit_or_split(pts, accept, HALF_EDGE, side)
+        fits = fit_or_split(
+            pts,
+            lambda local, fit, m=members: accept([m[k] for k in local], fit),
+            HALF_EDGE,
+            lambda face, other, m=members: side([m[k] for k in face], [m[k] for k in other]),
+        )
         if fits is None:
             unfit.append(members)
             continue
@@ -288,6 +318,7 @@ def _dice(sc: _Scene) -> tuple[list[_Die], list[list[int]]]:
     ratios = [die.offset / float(np.median(p.d[die.pips])) for die in found]
     a_per_d = float(np.median(ratios)) if ratios else 1.9
     ref_d = float(np.median(np.concatenate([p.d[die.pips] for die in found]))) if found else None
+    found = _without_side_faces(p, found)
     # pips that fit no face beside a face that was read are its side faces, seen at an angle
     unfit = [m for m in unfit if not _beside(p, m, found)]
     for i in singles:
@@ -344,14 +375,14 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
             )
             if dev > (0.45 if ref is not None else 0.8):
                 die.problem = die.problem or "cocked"
-        # blur: how wide a pip's edge is, relative to the pip (a sharp edge is ~1 px)
-        grad = _sample(sc.grad, p.x[die.pips], p.y[die.pips]).astype(np.float32)
-        width = 4.0 * p.peak[die.pips] / np.maximum(grad, 1.0)
-        blur = float(np.median(width / p.d[die.pips]))
-        if blur > 0.9:
+        # motion blur smears pips along one direction: the gradients around them lose
+        # their roundness (a sharp pip has an isotropic structure tensor)
+        tensor = _sample(sc.tensor, p.x[die.pips], p.y[die.pips]).sum(axis=0)
+        roundness = _roundness(*(float(v) for v in tensor))
+        if roundness < MIN_ROUNDNESS:
             die.problem = "blur"
         die.confidence = float(
-            np.clip(min(margin, 1.0) * (1.0 - fit.residual) * min(1.0, 1.4 - 0.5 * blur), 0, 1)
+            np.clip(min(margin, 1.0) * (1.0 - fit.residual) * min(1.0, 0.5 + roundness), 0, 1)
         )
 
 
@@ -373,6 +404,23 @@ def _side_faces(sc: _Scene, dice: list[_Die]) -> None:
             continue
         if float(np.median(p.elong[near])) < float(np.median(p.elong[die.pips])) - 0.1:
             die.problem = die.problem or "ambiguous"
+
+
+def _roundness(jxx: float, jyy: float, jxy: float) -> float:
+    """Isotropy of a structure tensor: 1 for round gradients, 0 for one direction only."""
+    half_tr = (jxx + jyy) / 2
+    disc = math.sqrt(max(half_tr**2 - (jxx * jyy - jxy**2), 0.0))
+    return float((half_tr - disc) / max(half_tr + disc, 1e-6))
+
+
+def _smeared(sc: _Scene) -> bool:
+    """Whether the frame's strong edges all run one way (motion blur over the whole frame)."""
+    t = sc.tensor.reshape(-1, 3)
+    energy = t[:, 0] + t[:, 1]
+    strong = energy >= max(float(np.percentile(energy, 98)), 1.0)
+    if strong.sum() < 16:
+        return False
+    return _roundness(*(float(v) for v in t[strong].sum(axis=0))) < MIN_ROUNDNESS
 
 
 _REASON_ORDER = ("blur", "edge", "cocked", "ambiguous")
@@ -444,6 +492,10 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
         y = float(np.mean(sc.pips.y[members])) / s
         reason = f"ambiguous: {len(members)} pips near ({x:.0f}, {y:.0f}) fit no face"
     elif not found and dice != 0:
-        reason = "no-dice: nothing die-like in the frame"
+        reason = (
+            "blur: the frame is smeared, no pips sharp enough to read"
+            if _smeared(sc)
+            else "no-dice: nothing die-like in the frame"
+        )
     ms = (time.perf_counter() - start) * 1000
     return Reading("unsure" if reason else "ok", reason, readings, ms)
