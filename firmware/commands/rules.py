@@ -153,10 +153,15 @@ def score_command(
 
     CATEGORY is a box id (full-house) or the box spelt another way: any case, spaces,
     underscores, camelCase, or the box's English or German name (FULL_HOUSE, "full house",
-    Dreierpasch).
+    Dreierpasch). DICE are separate numbers or one list: 1 2 3 4 5, or 1,2,3,4,5.
     """
     rule_set = _load(ruleset)
-    values = [_die(text) for text in dice]
+    # "1,2,3,4,5" (or "[1, 2, 3, 4, 5]") is five dice too
+    values = [
+        _die(part)
+        for text in dice
+        for part in (text.strip("[]").split(",") if "," in text else [text])
+    ]
     with _rules_errors():
         filled_ids = frozenset(rule_set.find_box(box).id for box in filled)
         ctx = ScoreContext(roll=roll, thrown=thrown, filled=filled_ids)

@@ -33,6 +33,13 @@ KATA = str(USER / "yatzy-kata.toml")
 # fixtures; here they run against files written from the doc alone, with the category
 # spelt the way each suite spells it: Exercism's "full house", the kata's FULL_HOUSE.
 EXERCISM_SPELLING = [(box.replace("-", " "), dice, points) for box, dice, points in YACHT_CASES]
+# and the exercise's first version (categories then were numbers, here by name)
+EXERCISM_SPELLING += [
+    ("four of a kind", (1, 2, 2, 2, 2), 8),
+    ("choice", (2, 3, 4, 5, 6), 20),
+    ("choice", (1, 1, 1, 6, 6), 15),
+    ("big straight", (2, 3, 4, 5, 6), 30),
+]
 KATA_SPELLING = [(box.upper().replace("-", "_"), dice, points) for box, dice, points in KATA_CASES]
 # further cases from the kata's README and its other test versions
 KATA_MORE = [
@@ -72,6 +79,11 @@ class TestExercismYacht:
 
     def test_cli_with_spaces(self) -> None:
         assert cli_score(EXERCISM, "little straight", (3, 5, 4, 1, 2)) == 30
+
+    def test_cli_dice_as_one_list(self) -> None:
+        assert run("score", EXERCISM, "yacht", "4,4,4,4,4").stdout == "50\n"
+        assert run("score", EXERCISM, "choice", "[3, 3, 5, 6, 6]").stdout == "23\n"
+        assert "plays 5 dice, got 4" in failed("score", EXERCISM, "yacht", "4,4,4,4")
 
     def test_twelve_boxes_and_no_bonus(self) -> None:
         yacht = load_ruleset(EXERCISM)
