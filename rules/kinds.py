@@ -384,15 +384,17 @@ def _grouped(name: str, sizes: list[int], summary: str, needs: str) -> Kind:
                 *_score_params("all", None),
             ),
             judge,
-            needs=lambda p: needs + ("" if p["distinct"] else " (may show the same face)"),
+            needs=lambda p: (
+                needs + (" on different faces" if p["distinct"] else ", faces may repeat")
+            ),
             check=lambda p, dice, faces: _check_size("", sum(sizes), dice) or _check_score(p),
         )
     )
 
 
-_grouped("two-pairs", [2, 2], "two pairs of equal dice", "two pairs on different faces")
-_grouped("three-pairs", [2, 2, 2], "three pairs of equal dice", "three pairs on different faces")
-_grouped("two-triples", [3, 3], "two triples of equal dice", "two triples on different faces")
+_grouped("two-pairs", [2, 2], "two pairs of equal dice", "two pairs")
+_grouped("three-pairs", [2, 2, 2], "three pairs of equal dice", "three pairs")
+_grouped("two-triples", [3, 3], "two triples of equal dice", "two triples")
 
 
 def _full_house(dice: Dice, p: Params, ctx: ScoreContext) -> int | None:

@@ -328,3 +328,15 @@ class TestWholeGames:
         locked.roll((2,))
         with pytest.raises(HoldForbidden):
             locked.keep([0, 1])
+
+    def test_pairs_that_may_repeat_a_face_say_so(self, tmp_path: Path) -> None:
+        path = tmp_path / "loose.toml"
+        path.write_text(
+            'extends = "yatzy"\n[[boxes]]\nid = "two-pairs"\nparams = { distinct = false }\n',
+            encoding="utf-8",
+        )
+        loose = load_ruleset(path)
+        assert loose.box("two-pairs").describe().startswith("two pairs, faces may repeat;")
+        assert loose.score("two-pairs", [3, 3, 3, 3, 1]) == 12
+        strict = load_ruleset("yatzy").box("two-pairs").describe()
+        assert strict.startswith("two pairs on different faces;")
