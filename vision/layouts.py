@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["GRID", "LAYOUTS", "LayoutFit", "fit_layout"]
+__all__ = ["GRID", "LAYOUTS", "LayoutFit", "fit_layout", "value_of_spots"]
 
 #: The nine grid positions of a face, in units of the pip offset ``a``.
 GRID = np.array([(gx, gy) for gy in (-1, 0, 1) for gx in (-1, 0, 1)], float)
@@ -36,6 +36,33 @@ LAYOUTS: dict[int, np.ndarray] = {
     5: np.array([(-1, -1), (1, -1), (1, 1), (-1, 1), (0, 0)], float),
     6: np.array([(-1, -1), (1, -1), (1, 0), (1, 1), (-1, 1), (-1, 0)], float),
 }
+
+def _spot_sets() -> dict[frozenset[int], int]:
+    """Every way a face can look on the grid: its layout and the layout turned 90 degrees."""
+    index = {tuple(g): k for k, g in enumerate(GRID.tolist())}
+    turn = np.array([[0.0, -1.0], [1.0, 0.0]])
+    sets: dict[frozenset[int], int] = {}
+    for value, spots in LAYOUTS.items():
+        for pts in (spots, spots @ turn.T):
+            sets[frozenset(index[tuple(p)] for p in (pts + 0.0).tolist())] = value
+    return sets
+
+
+_SPOT_SETS = _spot_sets()
+
+
+def value_of_spots(on: np.ndarray) -> int | None:
+    """The face value whose pips fill exactly the grid spots marked in ``on`` (9 bools).
+
+    >>> value_of_spots(np.array([1, 0, 1, 1, 0, 1, 1, 0, 1], bool))
+    6
+    >>> value_of_spots(np.array([0, 0, 1, 0, 1, 0, 1, 0, 0], bool))
+    3
+    >>> value_of_spots(np.array([1, 1, 0, 0, 0, 0, 0, 0, 0], bool)) is None
+    True
+    """
+    return _SPOT_SETS.get(frozenset(np.flatnonzero(on).tolist()))
+
 
 #: Largest residual (rms, in units of ``a``) for pips to count as a layout.
 MAX_RESIDUAL = 0.2

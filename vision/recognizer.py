@@ -34,7 +34,7 @@ import numpy as np
 
 from dicetray.vision.errors import FrameError
 from dicetray.vision.faces import fit_or_split, groups, linkable
-from dicetray.vision.layouts import GRID, LAYOUTS, LayoutFit
+from dicetray.vision.layouts import LayoutFit, value_of_spots
 from dicetray.vision.pips import Pips, channels, find_pips, pip_maps
 from dicetray.vision.reading import DieReading, Reading
 
@@ -50,6 +50,10 @@ FINE_SIDE = 640
 HALF_EDGE = 1.65
 #: Least isotropy of the gradients around a die's pips before it counts as blurred.
 MIN_ROUNDNESS = 0.3
+#: A grid spot holds a pip at this fraction of the die's pip contrast; below SPOT_OFF
+#: it is blank face; in between it is unclear.
+SPOT_ON = 0.5
+SPOT_OFF = 0.3
 #: Largest pip-to-pip distance on one face, in pip diameters.
 MAX_LINK = 7.0
 
@@ -220,15 +224,6 @@ class _Die:
     problem: str = ""
 
 
-def _grid_contrast(sc: _Scene, fit: LayoutFit, dark: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Contrast at the layout's spots and at the other grid spots."""
-    pts = fit.grid()
-    vals = _sample(sc.peak_map(dark), pts[:, 0], pts[:, 1]).astype(np.float32)
-    spots = {tuple(v) for v in LAYOUTS[fit.value].tolist()}
-    on = np.array([tuple(g) in spots for g in GRID.tolist()])
-    return vals[on], vals[~on]
-
-
 def _single_ok(sc: _Scene, i: int, a: float) -> tuple[bool, np.ndarray, np.ndarray]:
     """Whether lone pip ``i`` sits alone in the middle of a face: (face, inner, outer)."""
     p = sc.pips
@@ -346,6 +341,9 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
             g = die.fit.affine / math.sqrt(abs(np.linalg.det(die.fit.affine)))
             shapes.append(g @ g.T)
     ref = np.median(np.array(shapes), axis=0) if len(shapes) >= 3 else None
+    # dice in one frame are one size: a face read at another size was framed wrongly
+    multi = [die.offset for die in dice if die.value > 1]
+    sizes = float(np.median(multi)) if len(multi) >= 3 else None
     for die in dice:
         fit = die.fit
         peak = float(np.median(p.peak[die.pips]))
@@ -362,10 +360,21 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
                 or (corners[:, 0] > w - 1).any()
                 or (corners[:, 1] > h - 1).any()
             )
-            on, off = _grid_contrast(sc, fit, die.dark)
-            margin = float(min(on.min(), peak) - off.max()) / peak if len(off) else 1.0
-            if off.max() > 0.45 * peak or on.min() < 0.4 * peak:
+            # read the face off the whole grid: a pip the finder missed still shows as
+            # contrast on its spot, and a spot that is neither clearly pip nor clearly
+            # blank face leaves the value in doubt
+            spots = _sample(sc.peak_map(die.dark), *fit.grid().T).astype(np.float32) / peak
+            on = spots >= SPOT_ON
+            value = value_of_spots(on)
+            unclear = (spots > SPOT_OFF) & ~on
+            if value is None or unclear.any():
                 die.problem = die.problem or "ambiguous"
+            else:
+                die.value = value
+            lowest_on = min(float(spots[on].min()), 1.0) if on.any() else 0.0
+            margin = lowest_on - (float(spots[~on].max()) if (~on).any() else 0.0)
+        if sizes is not None and not 0.75 <= die.offset / sizes <= 1.33:
+            die.problem = die.problem or "ambiguous"
         if out:
             die.problem = "edge"
         elif die.value >= 4:
