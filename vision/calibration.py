@@ -515,12 +515,13 @@ def build_calibration(
     ledge_polygon = _polygon(ledge, "ledge") if ledge is not None else None
     zones = Calibration(image_size=(width, height), tray=tray_polygon, ledge=ledge_polygon,
                         die_size=max(2.0, min(width, height) / 20)).zone_mask()
-    blobs = [_dice_blobs(shot, background, zones) for shot in shots]
+    blobs = [_dice_blobs(shot, background, zones, dice) for shot in shots]
     found = [b for frame_blobs in blobs for b in frame_blobs]
     if not found:
         raise CalibrationError("no dice found in the dice frames (nothing differs from the "
                                "empty tray inside the tray zone)")
-    die_size = float(np.median([b[0] for b in found]))
+    singles = [b[0] for b in found if b[2] == 1] or [b[0] for b in found]
+    die_size = float(np.median(singles))
     die_color, pip_color = _dice_colours(shots, blobs, die_size, cv2)
     if tray is None:
         # the floor seen in the empty tray lies below the dice's top faces, which a
@@ -535,7 +536,13 @@ def build_calibration(
         die_color=die_color, pip_color=pip_color, camera=camera or CameraSettings(),
         background_pixels=background,
     )
-    report = _read_back(calibration, shots, [len(b) for b in blobs], dice, reader)
+    counts = [sum(b[2] for b in frame_blobs) for frame_blobs in blobs]
+    report = _read_back(calibration, shots, counts, dice, reader)
+    read_sizes = [d.size for r in report.readings if r.ok for d in r.dice]
+    if read_sizes:
+        # the recognizer measures the dice it read cleanly more exactly than a difference
+        # from the empty tray, which pale dice on a pale floor or dark on dark blur
+        calibration = replace(calibration, die_size=float(np.median(read_sizes)))
     quality = {"frames": float(len(shots)),
                "dice_found": float(np.mean(report.dice_found))}
     if report.readings:
@@ -668,9 +675,10 @@ def _topdown_size(corners: Sequence[Point]) -> tuple[int, int]:
     return (max(2, round(width)), max(2, round(height)))
 
 
-def _dice_blobs(frame: np.ndarray, background: np.ndarray,
-                zones: np.ndarray) -> list[tuple[float, np.ndarray]]:
-    """(edge length, pixel mask) of each die-like blob where the frame differs.
+def _dice_blobs(frame: np.ndarray, background: np.ndarray, zones: np.ndarray,
+                expected: int | None = None) -> list[tuple[float, np.ndarray, int]]:
+    """(edge length, pixel mask, how many dice) of each die-like blob where the frame
+    differs.
 
     Soft shadows are left out first; when that breaks the dice up (a pale die on a
     pale floor has side faces that look just like shadow) they are kept instead.
@@ -692,37 +700,58 @@ def _dice_blobs(frame: np.ndarray, background: np.ndarray,
     shadow = (lightest < 0.95) & (darkest > 0.5) & (lightest - darkest < 0.08)
     loose = _blobs(weak, strong)
     strict = _blobs(np.where(shadow, 0, weak).astype(np.uint8), strong)
+    chosen, mask = strict, np.where(shadow, 0, weak).astype(np.uint8)
     if not strict or (loose and np.median([b[0] for b in strict])
                       < 0.6 * np.median([b[0] for b in loose])):
-        return loose
-    return strict
+        chosen, mask = loose, weak
+    # a dark die on a dark floor shows little but its pips: join them up into dice
+    close = 5
+    while (expected and chosen and sum(b[2] for b in chosen) > 1.5 * expected
+           and close < min(frame.shape[:2]) // 8):
+        close = close * 2 - 1
+        chosen = _blobs(mask, strong, close)
+    return chosen
 
 
-def _blobs(weak: np.ndarray, strong: np.ndarray) -> list[tuple[float, np.ndarray]]:
+def _blobs(weak: np.ndarray, strong: np.ndarray,
+           close: int = 5) -> list[tuple[float, np.ndarray, int]]:
+    """(edge length, mask, how many dice) per blob: dice that touch make one blob as
+    wide as one die but two or three times its area."""
     import cv2
 
     weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    weak = cv2.morphologyEx(weak, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    weak = cv2.morphologyEx(weak, cv2.MORPH_CLOSE, np.ones((close, close), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(weak)
     seeded = np.zeros(count, bool)
     seeded[np.unique(labels[strong & (weak > 0)])] = True
     seeded[0] = False
     areas = stats[:, cv2.CC_STAT_AREA]
-    candidates = [i for i in range(1, count) if seeded[i] and areas[i] >= 20]
-    if not candidates:
-        return []
-    typical = float(np.median(areas[candidates]))
-    blobs = []
-    for i in candidates:
-        if not 0.4 * typical <= areas[i] <= 1.8 * typical:
-            continue  # specks, or dice touching each other
-        blob = labels == i
+    found = []
+    for i in range(1, count):
+        if not seeded[i] or areas[i] < 20:
+            continue
         x, y, w, h = stats[i, :4]
-        patch = np.pad(blob[y : y + h, x : x + w].astype(np.uint8), 1)
+        patch = np.pad((labels[y : y + h, x : x + w] == i).astype(np.uint8), 1)
         # the widest inscribed circle spans the top face; a shadow or side faces
         # trailing off one side make the blob longer, not wider
         radius = float(cv2.distanceTransform(patch, cv2.DIST_L2, 5).max())
-        blobs.append((2 * radius * _SILHOUETTE_TO_EDGE, blob))
+        found.append((i, radius))
+    if not found:
+        return []
+    widest = float(np.median([r for _, r in found]))
+    kept = [(i, r) for i, r in found if 0.7 * widest <= r <= 1.4 * widest]  # no specks
+    singles = [areas[i] for i, r in kept if 0.85 * widest <= r <= 1.15 * widest]
+    single = float(np.median(singles or [areas[i] for i, _ in kept]))
+    blobs = []
+    for i, radius in kept:
+        mask = labels == i
+        dice = 1
+        if areas[i] >= 1.5 * single:
+            ys, xs = np.nonzero(mask)
+            _, sides, _ = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+            if max(sides) >= 3.0 * widest:  # long enough to hold two dice side by side
+                dice = max(1, round(areas[i] / single))
+        blobs.append((2 * radius * _SILHOUETTE_TO_EDGE, mask, dice))
     return blobs
 
 
@@ -731,17 +760,17 @@ def _blobs(weak: np.ndarray, strong: np.ndarray) -> list[tuple[float, np.ndarray
 _SILHOUETTE_TO_EDGE = 0.89
 
 
-def _dice_colours(shots: Sequence[np.ndarray], blobs: Sequence[Sequence[tuple[float, Any]]],
+def _dice_colours(shots: Sequence[np.ndarray], blobs: Sequence[Sequence[tuple[Any, ...]]],
                   die_size: float, cv2: Any) -> tuple[BGR, BGR]:
     """Body and pip colours: the two colour clusters of the dice's middles (top faces)."""
     core = np.ones((max(3, round(die_size * 0.3)),) * 2, np.uint8)
     middles = [cv2.erode(blob.astype(np.uint8), core).astype(bool)
-               for frame_blobs in blobs for _, blob in frame_blobs]
+               for frame_blobs in blobs for _, blob, _ in frame_blobs]
     images = [shot for shot, frame_blobs in zip(shots, blobs, strict=True) for _ in frame_blobs]
     pixels = np.concatenate([image[m] for image, m in zip(images, middles, strict=True)])
     if len(pixels) < 20:
         pixels = np.concatenate([shot[blob] for shot, frame_blobs
-                                 in zip(shots, blobs, strict=True) for _, blob in frame_blobs])
+                                 in zip(shots, blobs, strict=True) for _, blob, _ in frame_blobs])
     if len(pixels) > 40_000:
         pixels = pixels[np.random.default_rng(0).choice(len(pixels), 40_000, replace=False)]
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
@@ -770,17 +799,24 @@ def _default_reader() -> Reader | None:
 def _read_back(calibration: Calibration, shots: Sequence[np.ndarray], found: Sequence[int],
                dice: int | None, reader: Reader | None) -> CalibrationReport:
     reader = reader or _default_reader()
-    problems = []
-    if dice is not None:
-        problems += [f"frame {i}: {n} dice found by difference, expected {dice}"
-                     for i, n in enumerate(found, 1) if n != dice]
     if reader is None:
         return CalibrationReport("unread", tuple(found), (),
-                                 (*problems, "no recognizer available to check the reading"))
+                                 (*_count_problems(found, dice),
+                                  "no recognizer available to check the reading"))
     readings = tuple(reader(shot, calibration, dice) for shot in shots)
+    # a frame the recognizer read cleanly counts its dice; the difference counts the rest
+    found = [len(r.dice) if r.ok else n for r, n in zip(readings, found, strict=True)]
+    problems = _count_problems(found, dice)
     problems += [f"frame {i}: {r.reason}" for i, r in enumerate(readings, 1) if not r.ok]
     status = "ok" if all(r.ok for r in readings) and not problems else "unsure"
     return CalibrationReport(status, tuple(found), readings, tuple(problems))
+
+
+def _count_problems(found: Sequence[int], dice: int | None) -> list[str]:
+    if dice is None:
+        return []
+    return [f"frame {i}: {n} dice found, expected {dice}"
+            for i, n in enumerate(found, 1) if n != dice]
 
 
 def calibrate_source(
