@@ -232,6 +232,12 @@ def _check_size(key: str, total: int, dice: int) -> tuple[str, str] | None:
     return None
 
 
+def _check_run(length: int, faces: int) -> tuple[str, str] | None:
+    if length > faces:
+        return ("", f"needs {length} faces in a row but a die has {faces}")
+    return None
+
+
 def _check_faces(key: str, faces_seen: Sequence[int], faces: int) -> tuple[str, str] | None:
     for face in faces_seen:
         if not 1 <= face <= faces:
@@ -492,7 +498,11 @@ _register(
         "each face shown counts once; 1 to 6 all showing scores `all_faces`",
         (
             Param(
-                "all_faces", "int", 40, "points when the dice show 1, 2, ... up to the dice count"
+                "all_faces",
+                "int",
+                40,
+                "points when the dice show 1, 2, ... up to the dice count",
+                minimum=0,
             ),
         ),
         _ohio,
@@ -513,6 +523,7 @@ _register(
             p["large"] if _has_run(dice, 5) else p["small"] if _has_run(dice, 4) else None
         ),
         needs=lambda p: f"4 in a row = {p['small']}, 5 in a row = {p['large']}",
+        check=lambda p, dice, faces: _check_size("", 4, dice) or _check_run(4, faces),
     )
 )
 
@@ -528,6 +539,7 @@ _register(
             else None
         ),
         needs=lambda p: f"5 in a row on exactly the second roll; scores {p['points']} points",
+        check=lambda p, dice, faces: _check_size("", 5, dice) or _check_run(5, faces),
     )
 )
 

@@ -23,7 +23,7 @@ import functools
 import re
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -63,6 +63,7 @@ Check = Callable[[Any], "str | None"]
 
 _ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 _MAX_DEPTH = 8  # how deep `extends` chains may go (guards against cycles)
+MAX_PLAYERS = 8  # the table seats 1 to 8 players
 
 
 # --- value checks: each returns what is wrong, or None ------------------------------
@@ -114,9 +115,9 @@ def _players(value: Any) -> str | None:
         not isinstance(value, list)
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-        or not 1 <= value[0] <= value[1]
+        or not 1 <= value[0] <= value[1] <= MAX_PLAYERS
     ):
-        return "must be [fewest, most] with 1 <= fewest <= most"
+        return f"must be [fewest, most] with 1 <= fewest <= most <= {MAX_PLAYERS}"
     return None
 
 
@@ -155,12 +156,19 @@ TABLES: dict[str, dict[str, Check]] = {
         "boxes": lambda v: None if v == "patterns" else _id_list(v),
         "factor": _int(1),
     },
-    "strict": {"chance_five_of_a_kind": lambda v: None if v is False else _int()(v)},
+    "strict": {
+        "chance_five_of_a_kind": lambda v: None if v is False else _int()(v),
+        "full_house": _flag,
+    },
 }
 TABLE_NEEDS = {"upper_bonus": ("threshold", "points"), "sharp": ("boxes",)}
 BOX_KEYS: dict[str, Check] = {
     "id": _box_id,
-    "kind": lambda v: None if v in KINDS else f"unknown kind {v!r} (kinds: {', '.join(KINDS)})",
+    "kind": lambda v: (
+        None
+        if isinstance(v, str) and v in KINDS
+        else f"unknown kind {v!r} (kinds: {', '.join(KINDS)})"
+    ),
     "names": _names,
     "params": lambda v: None if isinstance(v, dict) else "must be a table",
     "section": _choice(SECTIONS),
@@ -518,6 +526,7 @@ def _patch_box(draft: Draft, entry: Any, where: str, key: str) -> None:
         elif name not in ("before", "after"):
             box[name] = copy.deepcopy(value)
     box["origin"] = (where, key)
+    box["shape"] = (draft.get("dice"), draft.get("faces"))  # the game the box was written for
     draft["boxes"].insert(_place(draft, entry, box, index, where, key), box)
 
 
@@ -553,7 +562,7 @@ def _section(box: Mapping[str, Any]) -> str:
 def _build(draft: Draft) -> RuleSet:
     origin = {key: draft["file"] for key in (*SETTINGS, *TABLES)} | draft["origin"]
     dice, faces = draft["dice"], draft["faces"]
-    boxes = tuple(_build_box(box, dice, faces) for box in draft["boxes"])
+    boxes = tuple(_build_box(box, dice, faces, origin) for box in draft["boxes"])
     ids = [box.id for box in boxes]
     if not boxes:
         raise RuleSetError(draft["file"], "boxes", "the sheet has no box")
@@ -567,7 +576,13 @@ def _build(draft: Draft) -> RuleSet:
 
     five = draft["five_of_a_kind"] or None
     if five is not None:
-        ref("five_of_a_kind", five)
+        kind = boxes[ids.index(ref("five_of_a_kind", five))].kind
+        if kind != "all-equal":
+            raise RuleSetError(
+                origin["five_of_a_kind"],
+                "five_of_a_kind",
+                f"box {five!r} is of kind {kind!r}; name the box of kind 'all-equal'",
+            )
     extra = draft["extra"]
     if extra["mode"] != "none" and five is None:
         raise RuleSetError(origin["extra"], "extra.mode", "needs `five_of_a_kind` to name a box")
@@ -591,10 +606,13 @@ def _build(draft: Draft) -> RuleSet:
     strict = None
     if draft["strict"] is not None:
         chance = draft["strict"].get("chance_five_of_a_kind", 100)
-        strict = StrictPolicy(None if chance is False else chance)
+        full_house = draft["strict"].get("full_house", True)
+        strict = StrictPolicy(None if chance is False else chance, full_house)
     columns = tuple(
         ColumnSpec(c["id"], c["order"], _localized(c["names"])) for c in draft["columns"] or ()
     ) or (MAIN_COLUMN,)
+    if strict is not None:
+        columns = _strict_columns(columns, origin["strict"])
     return RuleSet(
         id=draft["id"],
         names=_localized(draft["names"]),
@@ -620,18 +638,47 @@ def _build(draft: Draft) -> RuleSet:
     )
 
 
+def _strict_columns(columns: tuple[ColumnSpec, ...], where: str) -> tuple[ColumnSpec, ...]:
+    """Strict fills the sheet top to bottom: the one free column becomes ``down``.
+
+    Columns with other order rules (Ansage-Kniffel) contradict it and are refused.
+    """
+    if columns == (MAIN_COLUMN,):
+        return (replace(MAIN_COLUMN, order="down"),)
+    others = [
+        c.id if c.id == c.order else f"{c.id} ({c.order})" for c in columns if c.order != "down"
+    ]
+    if others:
+        raise RuleSetError(
+            where,
+            "strict",
+            "fills the boxes top to bottom, so it cannot be combined with columns ordered "
+            f"otherwise: {', '.join(others)}",
+        )
+    return columns
+
+
 def _localized(names: Mapping[str, str]) -> dict[str, str]:
     """Names with a German entry: files may give English only (German falls back to it)."""
     return {"de": names["en"], **names}
 
 
-def _build_box(raw: Mapping[str, Any], dice: int, faces: int) -> BoxSpec:
+def _build_box(raw: Mapping[str, Any], dice: int, faces: int, origin: Mapping[str, str]) -> BoxSpec:
     where, key = raw["origin"]
     kind = get_kind(raw["kind"])
     try:
         params = kind.resolve(raw.get("params", {}), dice=dice, faces=faces)
     except RuleSetError as exc:
         sub = f"{key}.params.{exc.key}" if exc.key else f"{key}.kind"
+        changed = _changed_shape(raw, dice, faces, exc.problem)
+        if changed:
+            # the box was fine where it was written: a later file changed the game under it
+            value = dice if changed == "dice" else faces
+            raise RuleSetError(
+                origin[changed],
+                changed,
+                f"{value} does not suit box {raw['id']!r} of {where} ({sub}: {exc.problem})",
+            ) from None
         raise RuleSetError(where, sub, f"{exc.problem} (box {raw['id']!r})") from None
     section = _section(raw)
     if (section == "computed") != (kind.compute is not None):
@@ -645,6 +692,16 @@ def _build_box(raw: Mapping[str, Any], dice: int, faces: int) -> BoxSpec:
         names=MappingProxyType(_localized(raw["names"])),
         served=raw.get("served"),
     )
+
+
+def _changed_shape(raw: Mapping[str, Any], dice: int, faces: int, problem: str) -> str | None:
+    """``dice`` or ``faces`` when that setting changed after the box was written, else None."""
+    was_dice, was_faces = raw.get("shape", (dice, faces))
+    pairs = (("dice", was_dice, dice), ("faces", was_faces, faces))
+    changed = [name for name, was, now in pairs if was is not None and was != now]
+    if len(changed) == 2:
+        return "dice" if "dice" in problem else "faces"
+    return changed[0] if changed else None
 
 
 def _check_box_refs(box: BoxSpec, raw: Mapping[str, Any], kind: Kind, ids: list[str]) -> None:

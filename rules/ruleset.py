@@ -273,10 +273,16 @@ class SharpPolicy:
 
 @dataclass(frozen=True)
 class StrictPolicy:
-    """Strict Kniffel: boxes top to bottom, no jokers; Chance takes a five-of-a-kind for
-    ``chance_five_of_a_kind`` points once the five-of-a-kind box holds a non-zero score."""
+    """Strict Kniffel: boxes top to bottom, no jokers or extra bonuses.
+
+    A five-of-a-kind counts only as what the box it is entered in needs: a full house too
+    when ``full_house`` (seed 001: "Ein Kniffel in Full-House zählt als Full-House");
+    Chance takes it for ``chance_five_of_a_kind`` points once the five-of-a-kind box
+    holds a non-zero score (None: plain Chance).
+    """
 
     chance_five_of_a_kind: int | None = 100
+    full_house: bool = True
 
 
 @dataclass(frozen=True)

@@ -271,6 +271,9 @@ class Sheet:
             raise BoxFilled(
                 f"{declared.box} already holds {self._filled[(col, declared.box)].value}"
             )
+        open_ = self.open_boxes(col)
+        if order in ("down", "up") and declared.box not in self._allowed(col, open_, None):
+            raise self._order_error(col, declared.box, open_)  # it could never be entered
         return Declaration(declared.box, col)
 
     def pop(self) -> Entry:
@@ -454,23 +457,26 @@ class Sheet:
         """The entry for an allowed box, with jokers, extra bonuses, strict and sharp rules."""
         spec = self._specs[box]
         points = spec.points(dice, ctx)
+        sharp = self.ruleset.sharp_factor(box, ctx)
         rule = self._extra_state(col, dice)
         if rule is None:
             if self._strict_chance(col, dice, spec):
                 strict = self.ruleset.strict.chance_five_of_a_kind  # type: ignore[union-attr]
                 return Entry(col, box, strict or 0, 0, dice)
-            return Entry(col, box, points * self.ruleset.sharp_factor(box, ctx), 0, dice)
+            if self._strict_full_house(dice, spec):
+                points = spec.joker_points(dice)
+            return Entry(col, box, points * sharp, 0, dice)
         held, bonus = rule
         upper = spec.section == "upper"
         mode = self.ruleset.extra.mode
         if mode in ("kniffel", "book") and held and not upper:
-            return Entry(col, box, bonus, 0, dice)  # the box itself takes the bonus
+            return Entry(col, box, bonus * sharp, 0, dice)  # the box itself takes the bonus
         extra = bonus if mode != "book" else 0
         if mode == "lower-joker" and upper:
             points = 0
         elif self._joker(mode, held, spec, col, dice):
             points = spec.joker_points(dice)
-        return Entry(col, box, points * self.ruleset.sharp_factor(box, ctx), extra, dice)
+        return Entry(col, box, points * sharp, extra, dice)
 
     def _joker(self, mode: str, held: bool, spec: BoxSpec, col: str, dice: tuple[int, ...]) -> bool:
         """Whether a further five-of-a-kind scores ``spec`` as a joker (as if it fitted)."""
@@ -504,6 +510,13 @@ class Sheet:
             return False
         found = self._filled.get((col, five))
         return found is not None and found.points > 0
+
+    def _strict_full_house(self, dice: tuple[int, ...], spec: BoxSpec) -> bool:
+        """Strict: a five-of-a-kind entered in Full House counts as a full house (seed 001)."""
+        strict = self.ruleset.strict
+        if strict is None or not strict.full_house or spec.kind != "full-house":
+            return False
+        return len(set(dice)) == 1
 
     def _matching(self, dice: tuple[int, ...]) -> tuple[str, ...]:
         """Upper boxes these dice score in (for five equal dice: the matching one)."""

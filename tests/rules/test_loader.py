@@ -241,6 +241,22 @@ ERRORS = [
     ('extends = "kniffel"\nhold = "sticky"\n', "hold", "one of 'free', 'locked', 'none'"),
     ('extends = "kniffel"\nsave_rolls = "yes"\n', "save_rolls", "true or false"),
     ('extends = "kniffel"\nplayers = [3, 2]\n', "players", "fewest"),
+    ('extends = "kniffel"\nplayers = [1, 12]\n', "players", "most <= 8"),
+    ('extends = "kniffel"\nfive_of_a_kind = "chance"\n', "five_of_a_kind", "kind 'all-equal'"),
+    ('extends = "kniffel"\n[[boxes]]\nid = "ones"\nkind = ["upper"]\n', "boxes[0].kind", "unknown"),
+    (
+        'extends = "ohio"\n[[boxes]]\nid = "ohio"\nparams = { all_faces = -40 }\n',
+        "boxes[0].params.all_faces",
+        "at least 0",
+    ),
+    (
+        'extends = "crag"\n[[boxes]]\nid = "s"\nkind = "mickey-straight"\nnames = { en = "S" }\n',
+        "boxes[0].kind",
+        "needs 4 dice but the game has 3",
+    ),
+    ('extends = "kniffel"\ndice = 3\n', "dice", "does not suit box 'four-of-a-kind'"),
+    ('extends = "kniffel"\nfaces = 4\n', "faces", "does not suit box 'fives'"),
+    ('extends = "kniffel+columns"\nstrict = {}\n', "strict", "columns ordered otherwise"),
     ('extends = "kniffel"\nnames = { de = "X" }\n', "names", "English name"),
     ('extends = "kniffel"\nnames = "X"\n', "names", "table of names"),
     ('extends = "kniffel"\nfive_of_a_kind = "poker"\n', "five_of_a_kind", "no box 'poker'"),
@@ -413,6 +429,23 @@ def test_error_in_the_base_names_the_base(tmp_path: Path) -> None:
     error = refused(path)
     assert error.path.endswith("base.toml")
     assert error.key == "boxes[0].params.face"
+
+
+def test_a_setting_that_breaks_a_base_box_blames_the_setting(tmp_path: Path) -> None:
+    """The base's box was right for its own game: the file that changed the dice is wrong."""
+    error = refused(write(tmp_path, 'extends = "mickey"\ndice = 3\n'))
+    assert (Path(error.path).name, error.key) == ("house.toml", "dice")
+    assert "mickey.toml (boxes[6].kind: needs 4 dice but the game has 3)" in error.problem
+    # a box the same file writes for its own dice is blamed itself
+    text = 'extends = "kniffel"\ndice = 3\n[[boxes]]\nid = "four-of-a-kind"\nparams = { n = 4 }\n'
+    error = refused(write(tmp_path, text))
+    assert error.key == "boxes[0].params.n"
+
+
+def test_strict_orders_the_one_column_down() -> None:
+    assert [(c.id, c.order) for c in load_ruleset("kniffel+strict").columns] == [("main", "down")]
+    with pytest.raises(RuleSetError, match=r"strict: fills the boxes top to bottom.*up, announce"):
+        load_ruleset("kniffel+strict+columns")
 
 
 def test_option_files_cannot_extend(tmp_path: Path) -> None:

@@ -29,6 +29,9 @@ COMBINATIONS = [
     "kniffel+full-cup",
     "kniffel+croatian+pairs",
     "kniffel-extra-turn+columns-3",
+    "mickey+columns",  # a declaration names its column; down and up columns bind it
+    "mickey+strict",
+    "kniffel-book+sharp+strict",
 ]
 RULESETS = list_rulesets() + COMBINATIONS
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -38,13 +41,32 @@ def _announce_columns(ruleset: RuleSet) -> list[str]:
     return [c.id for c in ruleset.columns if c.order == "announce"]
 
 
+def _declarable(sheet: Sheet, column: str) -> tuple[str, ...]:
+    """Boxes of ``column`` its order rule lets a declaration name now."""
+    open_boxes = sheet.open_boxes(column)
+    order = {c.id: c.order for c in sheet.ruleset.columns}[column]
+    return {"down": open_boxes[:1], "up": open_boxes[-1:]}.get(order, open_boxes)
+
+
+def _mickey_declaration(sheet: Sheet, rng: random.Random) -> Declaration | None:
+    """A random legal Mickey declaration (None when no column has an open box)."""
+    columns = [c for c in sheet.columns if sheet.open_boxes(c)]
+    if not columns:
+        return None
+    column = rng.choice(columns)
+    named = column if len(sheet.columns) > 1 else None
+    return Declaration(rng.choice(_declarable(sheet, column)), named)
+
+
 def _maybe_declare(game: Game, rng: random.Random) -> None:
     """After roll 1: declare a random open box (Mickey) or sometimes announce a box."""
     ruleset, turn = game.ruleset, game.turn
     if turn.rolls_used != 1 or turn.declaration is not None:
         return
     if ruleset.declaration == "mickey" and rng.random() < 0.8:
-        game.declare(rng.choice(game.sheet.open_boxes()))
+        declared = _mickey_declaration(game.sheet, rng)
+        if declared is not None:
+            game.declare(declared.box, declared.column)
         return
     for column in _announce_columns(ruleset):
         open_boxes = game.sheet.open_boxes(column)
@@ -208,8 +230,8 @@ def _random_dice(ruleset: RuleSet, rng: random.Random) -> tuple[int, ...]:
 def _random_declaration(sheet: Sheet, rng: random.Random) -> Declaration | None:
     ruleset = sheet.ruleset
     columns = _announce_columns(ruleset)
-    if ruleset.declaration == "mickey" and sheet.open_boxes() and rng.random() < 0.5:
-        return Declaration(rng.choice(sheet.open_boxes()))
+    if ruleset.declaration == "mickey" and rng.random() < 0.5:
+        return _mickey_declaration(sheet, rng)
     if columns and sheet.open_boxes(columns[0]) and rng.random() < 0.5:
         return Declaration(rng.choice(sheet.open_boxes(columns[0])), columns[0])
     return None

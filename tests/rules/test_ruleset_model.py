@@ -120,7 +120,7 @@ class TestRuleSet:
     def test_to_dict_policies(self) -> None:
         data = load_ruleset("kniffel+sharp+strict").to_dict()
         assert data["sharp"]["factor"] == 2 and "kniffel" in data["sharp"]["boxes"]
-        assert data["strict"] == {"chance_five_of_a_kind": 100}
+        assert data["strict"] == {"chance_five_of_a_kind": 100, "full_house": True}
         assert data["upper_bonus"]["threshold"] == 63
         assert data["options"] == ["sharp", "strict"]
 

@@ -382,6 +382,27 @@ class TestStrict:
         scratch_all_but(sheet, {"chance"})
         assert offered(sheet, (3,) * 5) == {"chance": (15, 0)}
 
+    def test_a_kniffel_in_full_house_counts_as_a_full_house(self) -> None:
+        """Seed 001: "Ein Kniffel in Full-House zählt als Full-House." """
+        sheet = sheet_for("kniffel+strict")
+        scratch_all_but(sheet, set(sheet.scorable[8:]))
+        assert offered(sheet, (2,) * 5) == {"full-house": (25, 0)}
+        assert offered(sheet, (2, 2, 2, 2, 3)) == {"full-house": (0, 0)}
+
+    def test_the_full_house_rule_can_be_switched_off(self, tmp_path) -> None:
+        path = tmp_path / "strictest.toml"
+        path.write_text('extends = "kniffel+strict"\nstrict = { full_house = false }\n')
+        sheet = Sheet(load_ruleset(path))
+        scratch_all_but(sheet, set(sheet.scorable[8:]))
+        assert offered(sheet, (2,) * 5) == {"full-house": (0, 0)}
+
+    def test_a_mickey_declaration_must_be_the_next_box(self) -> None:
+        sheet = sheet_for("mickey+strict")
+        with pytest.raises(OrderViolation, match="next is ones"):
+            sheet.check_declaration(Declaration("mickey"))
+        declared = sheet.check_declaration(Declaration("ones"))
+        assert offered(sheet, (1, 1, 2, 3, 4), None, declared) == {"ones": (2, 0)}
+
 
 class TestSwiss:
     def test_no_lower_scratch_while_a_die_scores_above(self) -> None:
@@ -481,6 +502,22 @@ class TestSharp:
         assert got["sixes"] == (30, 0)
         assert got["chance"] == (30, 0)
 
+    @pytest.mark.parametrize("ruleset_id", ["kniffel+sharp", "kniffel-book+sharp"])
+    def test_a_further_kniffel_doubles_the_100_in_a_sharp_box(self, ruleset_id: str) -> None:
+        sheet = sheet_for(ruleset_id)
+        sheet.record("kniffel", FIVE_SIXES)
+        got = offered(sheet, (3,) * 5, ScoreContext(roll=1, thrown=5))
+        assert got["full-house"] == (200, 0)
+        assert got["chance"] == (100, 0)
+        assert offered(sheet, (3,) * 5, ScoreContext(roll=2, thrown=2))["full-house"] == (100, 0)
+
+    def test_a_joker_doubles_but_not_its_bonus(self) -> None:
+        sheet = sheet_for("yahtzee+sharp")
+        sheet.record("yahtzee", FIVE_SIXES)
+        sheet.record("threes", (3, 3, 1, 2, 4))
+        got = offered(sheet, (3,) * 5, ScoreContext(thrown=5))
+        assert got["large-straight"] == (80, 100)
+
 
 class TestServed:
     """General: straight, full house and four of a kind score more on the first roll."""
@@ -546,6 +583,15 @@ class TestMickey:
         sheet.record("sixes", FIVE_SIXES)
         with pytest.raises(BoxFilled):
             sheet.check_declaration(Declaration("sixes"))
+
+    def test_declarations_in_ordered_columns(self) -> None:
+        """With columns a declaration names its column; down and up allow one box each."""
+        sheet = sheet_for("mickey+columns-3")
+        with pytest.raises(OrderViolation, match="bottom to top in column up: next is mickey"):
+            sheet.check_declaration(Declaration("straight", "up"))
+        declared = sheet.check_declaration(Declaration("mickey", "up"))
+        got = sheet.options((1, 2, 3, 4, 5), ScoreContext(roll=2), declared)
+        assert [(e.column, e.box, e.points) for e in got] == [("up", "mickey", 50)]
 
 
 class TestState:
