@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from test_seed_figures import SEED_EXAMPLES
 
 from dicetray.rules import ScoreContext, list_options, list_rulesets, load_ruleset
 
@@ -206,11 +207,24 @@ SAME_BOXES = {
 }
 
 
-def test_every_lower_box_of_every_set_has_a_case() -> None:
-    covered = {(ruleset, box) for ruleset, box, _, _ in CASES}
+@pytest.mark.parametrize("ruleset", BUILT_IN)
+@pytest.mark.parametrize("face", range(1, 7))
+def test_upper_boxes_count_their_face(ruleset: str, face: int) -> None:
+    """RULES.md: Aces..Sixes score the sum of the dice showing that face."""
+    rule_set = load_ruleset(ruleset)
+    other = 1 if face != 1 else 2
+    dice = (face, other, face) + (other,) * (rule_set.dice - 3)
+    box = UPPER[face - 1]
+    assert rule_set.score(box, dice) == 2 * face
+    assert rule_set.score(box, (other,) * rule_set.dice) == 0
+
+
+def test_every_box_of_every_set_has_a_case() -> None:
+    """Lower boxes from CASES and the seeds' examples; upper ones by the test above."""
+    covered = {(ruleset, box) for ruleset, box, *_ in [*CASES, *SEED_EXAMPLES]}
     for ruleset in set(BUILT_IN) - set(SAME_BOXES):
-        lower = load_ruleset(ruleset).lower_ids
-        assert {box for rs, box in covered if rs == ruleset} >= set(lower), ruleset
+        boxes = set(load_ruleset(ruleset).box_ids) - set(UPPER)
+        assert {box for rs, box in covered if rs == ruleset} >= boxes, ruleset
 
 
 @pytest.mark.parametrize(("ruleset", "base"), SAME_BOXES.items())
