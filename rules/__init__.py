@@ -11,7 +11,10 @@ game. Everything here is standard library only.
 
 from dicetray.rules.errors import (
     BoxFilled,
+    ColumnError,
     DeclarationError,
+    EventError,
+    ExtraRuleError,
     GameOver,
     HoldForbidden,
     InvalidDice,
@@ -19,15 +22,17 @@ from dicetray.rules.errors import (
     NotRolled,
     NotYourTurn,
     OrderViolation,
+    PlayersError,
     RulesError,
     RuleSetError,
+    ScratchError,
+    UndoError,
     UnknownBox,
     UnknownRuleSet,
 )
 from dicetray.rules.events import (
     Declared,
     Event,
-    EventError,
     Kept,
     NextGame,
     Rolled,
@@ -37,7 +42,7 @@ from dicetray.rules.events import (
     dumps,
     loads,
 )
-from dicetray.rules.game import Game, Match, PlayersError
+from dicetray.rules.game import Game, Match
 from dicetray.rules.loader import list_options, list_rulesets, load_ruleset
 from dicetray.rules.ruleset import (
     BoxSpec,
@@ -49,15 +54,7 @@ from dicetray.rules.ruleset import (
     StrictPolicy,
     UpperBonus,
 )
-from dicetray.rules.sheet import (
-    ColumnError,
-    ColumnTotals,
-    Entry,
-    ExtraRuleError,
-    ScratchError,
-    Sheet,
-    UndoError,
-)
+from dicetray.rules.sheet import ColumnTotals, Entry, Sheet
 from dicetray.rules.turn import Declaration, Roll, Turn, throw
 
 __all__ = [

@@ -5,6 +5,19 @@
 'house.toml: boxes[3].params.n: must be between 2 and 6'
 >>> isinstance(err, RulesError)
 True
+
+Bad input at the table raises one of these too: a die outside 1..faces or the wrong
+number of dice (:class:`InvalidDice`), an unknown or filled box (:class:`UnknownBox`,
+:class:`BoxFilled`), scoring before rolling (:class:`NotRolled`), a roll past the last
+(:class:`NoRollsLeft`), a keep the hold policy forbids (:class:`HoldForbidden`), a box the
+order rule forbids (:class:`OrderViolation`).
+
+>>> from dicetray.rules import Game, load_ruleset
+>>> game = Game(load_ruleset("yahtzee"))
+>>> game.score("chance")
+Traceback (most recent call last):
+...
+dicetray.rules.errors.NotRolled: no roll yet this turn
 """
 
 # The names are the agreed model shared with the play modules; they read as events.
@@ -70,3 +83,27 @@ class GameOver(RulesError):
 
 class NotYourTurn(RulesError):
     """A player acting out of turn."""
+
+
+class ExtraRuleError(RulesError):
+    """A further five-of-a-kind must go where the extra rule sends it (joker rules, extra turn)."""
+
+
+class ScratchError(RulesError):
+    """Swiss rule: a lower box may be scratched only if no die scores in an open upper box."""
+
+
+class ColumnError(RulesError):
+    """The column is not on this sheet (or a many-column sheet was not told which one)."""
+
+
+class UndoError(RulesError):
+    """Undo with nothing recorded."""
+
+
+class PlayersError(RulesError):
+    """Too few or too many players for the rule set, or a player that is not at the table."""
+
+
+class EventError(RulesError):
+    """An event that cannot be read (unknown type, missing or malformed field)."""

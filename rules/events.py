@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
-from dicetray.rules.errors import RulesError
+from dicetray.rules.errors import EventError
 
 __all__ = [
     "Declared",
@@ -36,10 +36,6 @@ __all__ = [
     "loads",
     "to_dict",
 ]
-
-
-class EventError(RulesError):
-    """An event that cannot be read (unknown type, missing or malformed field)."""
 
 
 @dataclass(frozen=True)
@@ -128,7 +124,7 @@ def from_dict(data: Mapping[str, Any]) -> Event:
     >>> from_dict({"type": "shout"})
     Traceback (most recent call last):
     ...
-    dicetray.rules.events.EventError: unknown event type 'shout'
+    dicetray.rules.errors.EventError: unknown event type 'shout'
     """
     if not isinstance(data, Mapping):
         raise EventError(f"an event is a JSON object, not {type(data).__name__}")

@@ -22,7 +22,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from dicetray.rules.errors import GameOver, NotYourTurn, RulesError
+from dicetray.rules.errors import GameOver, NotYourTurn, PlayersError
 from dicetray.rules.events import (
     Declared,
     Event,
@@ -40,10 +40,6 @@ from dicetray.rules.sheet import Entry, Sheet, UndoError
 from dicetray.rules.turn import Declaration, Turn, throw
 
 __all__ = ["Game", "Match", "PlayersError"]
-
-
-class PlayersError(RulesError):
-    """Too few or too many players for the rule set, or a player that is not at the table."""
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,13 @@ from dataclasses import dataclass, replace
 
 from dicetray.rules.errors import (
     BoxFilled,
+    ColumnError,
     DeclarationError,
+    ExtraRuleError,
     OrderViolation,
     RulesError,
+    ScratchError,
+    UndoError,
     UnknownBox,
 )
 from dicetray.rules.ruleset import BoxSpec, RuleSet, ScoreContext
@@ -43,22 +47,6 @@ __all__ = [
     "Sheet",
     "UndoError",
 ]
-
-
-class ExtraRuleError(RulesError):
-    """A further five-of-a-kind must go where the extra rule sends it (joker rules, extra turn)."""
-
-
-class ScratchError(RulesError):
-    """Swiss rule: a lower box may be scratched only if no die scores in an open upper box."""
-
-
-class ColumnError(RulesError):
-    """The column is not on this sheet (or a many-column sheet was not told which one)."""
-
-
-class UndoError(RulesError):
-    """Undo with nothing recorded."""
 
 
 @dataclass(frozen=True)
@@ -283,7 +271,7 @@ class Sheet:
         >>> Sheet(load_ruleset("yahtzee")).pop()
         Traceback (most recent call last):
         ...
-        dicetray.rules.sheet.UndoError: the sheet is empty: nothing to undo
+        dicetray.rules.errors.UndoError: the sheet is empty: nothing to undo
         """
         if not self._stack:
             raise UndoError("the sheet is empty: nothing to undo")

@@ -8,8 +8,14 @@ from dicetray.rules import (
     BoxFilled,
     DeclarationError,
     GameOver,
+    HoldForbidden,
+    InvalidDice,
+    NoRollsLeft,
     NotRolled,
     NotYourTurn,
+    OrderViolation,
+    RulesError,
+    UnknownBox,
     load_ruleset,
 )
 from dicetray.rules.events import Kept, Rolled, Scored, Undone
@@ -285,3 +291,58 @@ class TestState:
         game = game_of("yahtzee")
         game.roll((1, 2, 3, 4, 6))
         assert game.turn.can_declare is False
+
+
+class TestBadInput:
+    """Every kind of bad input raises a RulesError subclass with a one-line message."""
+
+    @staticmethod
+    def refused(game: Game, action, error: type[RulesError], words: str) -> None:
+        before = game.to_dict()
+        with pytest.raises(error) as caught:
+            action(game)
+        assert isinstance(caught.value, RulesError)
+        assert words in str(caught.value) and "\n" not in str(caught.value)
+        assert game.to_dict() == before  # a refused action changes nothing
+
+    @pytest.mark.parametrize(
+        ("ruleset", "setup", "action", "error", "words"),
+        [
+            ("yahtzee", [], lambda g: g.roll((1, 2, 3, 4, 7)), InvalidDice, "1..6, not 7"),
+            ("yahtzee", [], lambda g: g.roll((1, 2, 3, 0, 4)), InvalidDice, "not 0"),
+            ("yahtzee", [], lambda g: g.roll((1, 2, 3, 4)), InvalidDice, "5 dice but 4"),
+            ("crag", [], lambda g: g.roll((1, 2, 3, 4, 5)), InvalidDice, "3 dice but 5"),
+            ("yahtzee", [(1, 2, 3, 4, 5)], lambda g: g.score("yacht"), UnknownBox, "no box"),
+            ("yahtzee", [], lambda g: g.score("chance"), NotRolled, "no roll yet"),
+            ("yahtzee", [], lambda g: g.keep((0,)), NotRolled, "nothing to keep"),
+            ("crag", [(1, 2, 3), (4, 5, 6)], lambda g: g.roll((1, 1, 1)), NoRollsLeft, "2 of 2"),
+            ("kniffel+full-cup", [(6, 6, 1, 2, 3)], lambda g: g.keep((0, 1)), HoldForbidden, ""),
+            ("yahtzee", [(6, 6, 1, 2, 3)], lambda g: g.keep((5,)), InvalidDice, "position"),
+            ("kniffel+strict", [(6, 6, 1, 2, 3)], lambda g: g.score("sixes"), OrderViolation, ""),
+            ("mickey", [(6, 6, 1, 2, 3)], lambda g: g.roll((1, 2, 3)), DeclarationError, ""),
+            ("yahtzee", [(6, 6, 1, 2, 3)], lambda g: g.score("sixes", player=1), NotYourTurn, ""),
+        ],
+    )
+    def test_refused(self, ruleset: str, setup, action, error, words: str) -> None:
+        game = game_of(ruleset)
+        for dice in setup:
+            game.roll(dice)
+        self.refused(game, action, error, words)
+
+    def test_a_filled_box(self) -> None:
+        game = game_of("yahtzee", ("Ann",))
+        play_turn(game, (1, 1, 2, 3, 4))  # into ones
+        game.roll((1, 1, 1, 5, 6))
+        self.refused(game, lambda g: g.score("ones"), BoxFilled, "ones already holds 2")
+
+    def test_a_locked_die_cannot_be_taken_back(self) -> None:
+        game = game_of("general", ("Ann",))
+        game.roll((6, 6, 1, 2, 3))
+        game.keep((0, 1))
+        game.roll((4, 4, 4))
+        self.refused(game, lambda g: g.keep((0, 2, 3, 4)), HoldForbidden, "[1]")
+
+    def test_after_the_end(self) -> None:
+        game = game_of("crag", ("Ann",))
+        finish(game, (1, 2, 3))
+        self.refused(game, lambda g: g.roll((1, 2, 3)), GameOver, "over")
