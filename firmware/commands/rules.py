@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import click
 
@@ -36,8 +37,28 @@ def _one_line(exc: click.UsageError, command: str = "") -> click.ClickException:
     return click.ClickException(f"{exc.format_message()} (see {where} --help)")
 
 
+def _remember_data_dir(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.ensure_object(dict)["data_dir"] = value
+
+
 class _Command(click.Command):
-    """A command whose usage mistakes end in one line too (status 1, no usage block)."""
+    """A command whose usage mistakes end in one line too (status 1, no usage block).
+
+    Like every dicetray command it takes ``--data-dir`` (the rules keep no files there).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.params.append(
+            click.Option(
+                ["--data-dir"],
+                type=click.Path(file_okay=False),
+                expose_value=False,
+                callback=_remember_data_dir,
+                help="Data directory (overrides the group option; unused by rules).",
+            )
+        )
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:

@@ -152,3 +152,18 @@ def test_toml_syntax_error_is_one_line(tmp_path: Path) -> None:
 def test_usage_mistakes_are_one_line_too(args: tuple[str, ...], words: str) -> None:
     message = failed(*args)
     assert words in message and "--help" in message
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("list", "--data-dir", "{}"),
+        ("show", "yatzy", "--json", "--data-dir", "{}"),
+        ("score", "yahtzee", "chance", "--data-dir", "{}", "1", "2", "3", "4", "5"),
+    ],
+)
+def test_every_rules_command_takes_data_dir(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """DESIGN.md: every command takes --data-dir (the rules keep nothing there)."""
+    result = run(*(arg.format(tmp_path / "data") for arg in args))
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "data").exists()
