@@ -6,6 +6,7 @@ and scores as it says.
 
 from __future__ import annotations
 
+import doctest
 import itertools
 import re
 import tomllib
@@ -157,3 +158,14 @@ class TestDoc:
 
         for key in [*SETTINGS, *TABLES, *BOX_KEYS, "remove_boxes", "extends", "options"]:
             assert f"`{key}`" in doc, key
+        for table, keys in TABLES.items():
+            for key in keys:
+                assert f"`{key}`" in doc, (table, key)
+
+    def test_python_examples_run(self, doc: str) -> None:
+        blocks = re.findall(r"```python\n(.*?)```", doc, re.S)
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+        for number, block in enumerate(blocks):
+            test = doctest.DocTestParser().get_doctest(block, {}, f"block {number}", str(DOC), 0)
+            runner.run(test)
+        assert blocks and runner.summarize(verbose=False).failed == 0
