@@ -121,13 +121,31 @@ class Game:
         return tuple(sheet.total for sheet in self.sheets)
 
     def winners(self) -> tuple[int, ...]:
-        """Indices of the players with the highest total once the game is over (ties: all)."""
+        """Indices of the players with the highest total once the game is over (ties: all).
+
+        >>> from dicetray.rules import load_ruleset
+        >>> game = Game(load_ruleset("crag"), ("Ann", "Bo"))
+        >>> while not game.finished:
+        ...     _ = game.roll((1, 2, 4))
+        ...     _ = game.score(game.sheet.open_boxes()[0])
+        >>> game.totals(), game.winners()
+        ((7, 7), (0, 1))
+        """
         if not self.finished:
             return ()
         return _leaders(self.totals())
 
     def options(self) -> tuple[Entry, ...]:
-        """The current player's legal entries for the dice on the table."""
+        """The current player's legal entries for the dice on the table.
+
+        >>> from dicetray.rules import load_ruleset
+        >>> game = Game(load_ruleset("yahtzee"))
+        >>> _ = game.roll((6, 6, 6, 6, 6))
+        >>> _ = game.score("yahtzee")
+        >>> _ = game.roll((4, 4, 4, 4, 4))
+        >>> [(e.box, e.points, e.extra) for e in game.options()]  # forced joker
+        [('fours', 20, 100)]
+        """
         self._check_open()
         return self.sheet.options(self.turn.dice, self.turn.context(), self.turn.declaration)
 
@@ -178,7 +196,17 @@ class Game:
         return sheet.entries[-1]
 
     def undo(self) -> Event:
-        """Take back the last action; returns the event taken back."""
+        """Take back the last action; returns the event taken back.
+
+        >>> from dicetray.rules import load_ruleset
+        >>> game = Game(load_ruleset("yahtzee"))
+        >>> _ = game.roll((1, 2, 3, 4, 5))
+        >>> _ = game.score("chance")
+        >>> game.undo()
+        Scored(box='chance', column=None, player=None)
+        >>> game.sheet.open_boxes()[-1], game.turn.dice
+        ('chance', (1, 2, 3, 4, 5))
+        """
         if not self._done:
             raise UndoError("nothing to undo in this game")
         undone = self._done[-1].event
@@ -323,7 +351,15 @@ class Match:
         return _leaders(self.totals())
 
     def next_game(self) -> Game:
-        """Start the next game once the current one is over."""
+        """Start the next game once the current one is over.
+
+        >>> from dicetray.rules import load_ruleset
+        >>> match = Match(load_ruleset("crag"), 1, games=2)
+        >>> match.next_game()
+        Traceback (most recent call last):
+        ...
+        dicetray.rules.errors.GameOver: game 1 is still being played
+        """
         self.apply(NextGame())
         return self.game
 

@@ -156,7 +156,14 @@ class Sheet:
         return self._filled.get((self._column(column), box))
 
     def open_boxes(self, column: str | None = None) -> tuple[str, ...]:
-        """Open boxes of one column, in sheet order."""
+        """Open boxes of one column, in sheet order.
+
+        >>> from dicetray.rules import load_ruleset
+        >>> sheet = Sheet(load_ruleset("kniffel+columns-3"))
+        >>> _ = sheet.record("ones", (1, 1, 2, 3, 4), column="down")
+        >>> sheet.open_boxes("down")[:2], len(sheet.open_boxes("up"))
+        (('twos', 'threes'), 13)
+        """
         col = self._column(column)
         return tuple(b for b in self._scorable if (col, b) not in self._filled)
 
@@ -226,6 +233,13 @@ class Sheet:
         """Write ``dice`` into ``box``; refuses anything :meth:`options` would not offer.
 
         ``box=None`` notes a further Kniffel beside the sheet (``extra-turn``).
+
+        >>> from dicetray.rules import load_ruleset
+        >>> sheet = Sheet(load_ruleset("kniffel"))
+        >>> sheet.record("kniffel", (5, 5, 5, 5, 5)).value
+        50
+        >>> sheet.record("twos", (2, 2, 2, 2, 2))  # 100 + the dice, not towards the 63
+        Entry(column='main', box='twos', points=10, extra=100, dice=(2, 2, 2, 2, 2))
         """
         col = self._column(column)
         if box is not None:
@@ -247,7 +261,16 @@ class Sheet:
         return found
 
     def check_declaration(self, declared: Declaration) -> Declaration:
-        """Check a declaration against this sheet; returns it with its column filled in."""
+        """Check a declaration against this sheet; returns it with its column filled in.
+
+        >>> from dicetray.rules import load_ruleset
+        >>> Sheet(load_ruleset("mickey")).check_declaration(Declaration("mickey"))
+        Declaration(box='mickey', column='main')
+        >>> Sheet(load_ruleset("mickey+strict")).check_declaration(Declaration("mickey"))
+        Traceback (most recent call last):
+        ...
+        dicetray.rules.errors.OrderViolation: boxes are filled top to bottom: next is ones
+        """
         col = self._column(declared.column)
         spec = self.ruleset.box(declared.box)
         if spec.section == "computed":

@@ -273,6 +273,15 @@ class Turn:
         """Name the box to aim at, right after the first roll (Mickey, announce column).
 
         Whether the box is open is the sheet's business; here only the timing is checked.
+
+        >>> from dicetray.rules import load_ruleset
+        >>> turn = Turn.start(load_ruleset("mickey")).roll((1, 2, 3, 4, 6)).declare("mickey")
+        >>> turn.max_rolls
+        2
+        >>> turn.declare("straight")
+        Traceback (most recent call last):
+        ...
+        dicetray.rules.errors.DeclarationError: this turn already declared 'mickey'; ...
         """
         if not self.rolls:
             raise NotRolled("declare after the first roll")
