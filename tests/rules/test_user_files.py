@@ -28,6 +28,9 @@ from dicetray.rules.ruleset import category_key
 USER = Path(__file__).parent / "fixtures" / "user"
 EXERCISM = str(USER / "exercism-yacht.toml")
 KATA = str(USER / "yatzy-kata.toml")
+# the same suites from files that extend the built-in Yacht and Yatzy
+EXERCISM_SHORT = str(USER / "exercism-yacht-short.toml")
+KATA_SHORT = str(USER / "yatzy-kata-short.toml")
 
 # The suites' cases (dice in, points out) are shared with the tests of the doc's own
 # fixtures; here they run against files written from the doc alone, with the category
@@ -67,11 +70,12 @@ def cli_score(ruleset: str, category: str, dice: tuple[int, ...], *extra: str) -
 
 
 class TestExercismYacht:
+    @pytest.mark.parametrize("path", [EXERCISM, EXERCISM_SHORT])
     @pytest.mark.parametrize(("category", "dice", "points"), EXERCISM_SPELLING)
     def test_api_with_the_exercise_spelling(
-        self, category: str, dice: tuple[int, ...], points: int
+        self, path: str, category: str, dice: tuple[int, ...], points: int
     ) -> None:
-        assert load_ruleset(EXERCISM).score(category, dice) == points
+        assert load_ruleset(path).score(category, dice) == points
 
     @pytest.mark.parametrize(("category", "dice", "points"), YACHT_CASES[::3])
     def test_cli_with_box_ids(self, category: str, dice: tuple[int, ...], points: int) -> None:
@@ -92,9 +96,10 @@ class TestExercismYacht:
 
 
 class TestYatzyKata:
+    @pytest.mark.parametrize("path", [KATA, KATA_SHORT])
     @pytest.mark.parametrize(("category", "dice", "points"), KATA_SPELLING + KATA_MORE)
-    def test_api(self, category: str, dice: tuple[int, ...], points: int) -> None:
-        assert load_ruleset(KATA).score(category, dice) == points
+    def test_api(self, path: str, category: str, dice: tuple[int, ...], points: int) -> None:
+        assert load_ruleset(path).score(category, dice) == points
 
     @pytest.mark.parametrize(("category", "dice", "points"), KATA_SPELLING[::4])
     def test_cli_with_enum_spelling(
