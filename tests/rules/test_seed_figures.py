@@ -43,6 +43,17 @@ def upper(count: int, dice: int = 5) -> list[tuple[Dice, str]]:
     ]
 
 
+# 000: the best lower section without a five-of-a-kind: 29 in 3K, 4K and Chance, 25, 30, 40
+BEST_LOWER_WITHOUT_A_FIVE_OF_A_KIND: list[tuple[Dice, str | None]] = [
+    ((6, 6, 6, 6, 5), "three-of-a-kind"),
+    ((6, 6, 6, 6, 5), "four-of-a-kind"),
+    ((6, 6, 6, 5, 5), "full-house"),
+    ((1, 2, 3, 4, 6), "small-straight"),
+    ((2, 3, 4, 5, 6), "large-straight"),
+    ((6, 6, 6, 6, 5), "chance"),
+]
+
+
 def total(game: Game) -> int:
     assert game.finished
     return game.sheets[0].total
@@ -79,25 +90,13 @@ class TestYahtzee:
 
     def test_351_with_a_single_yahtzee(self) -> None:
         # 000: five fives as the Yahtzee, four of each face above, 29 in 3K, 4K and Chance
-        turns = [(five(5), "yahtzee"), *upper(4)]
-        turns += [((6, 6, 6, 6, 5), box) for box in ("three-of-a-kind", "four-of-a-kind")]
-        turns += [
-            ((6, 6, 6, 5, 5), "full-house"),
-            ((1, 2, 3, 4, 6), "small-straight"),
-            ((2, 3, 4, 5, 6), "large-straight"),
-            ((6, 6, 6, 6, 5), "chance"),
-        ]
+        turns: list[tuple[Dice, str | None]] = [(five(5), "yahtzee"), *upper(4)]
+        turns += BEST_LOWER_WITHOUT_A_FIVE_OF_A_KIND
         assert total(play("yahtzee", turns)) == 351
 
     def test_301_without_a_five_of_a_kind(self) -> None:
-        turns = [((1, 2, 3, 4, 6), "yahtzee"), *upper(4)]
-        turns += [((6, 6, 6, 6, 5), box) for box in ("three-of-a-kind", "four-of-a-kind")]
-        turns += [
-            ((6, 6, 6, 5, 5), "full-house"),
-            ((1, 2, 3, 4, 6), "small-straight"),
-            ((2, 3, 4, 5, 6), "large-straight"),
-            ((6, 6, 6, 6, 5), "chance"),
-        ]
+        turns: list[tuple[Dice, str | None]] = [((1, 2, 3, 4, 6), "yahtzee"), *upper(4)]
+        turns += BEST_LOWER_WITHOUT_A_FIVE_OF_A_KIND
         assert total(play("yahtzee", turns)) == 301
 
     def test_lowest_possible_is_5(self) -> None:
@@ -171,13 +170,7 @@ class TestKniffel:
         turns: list[tuple[Dice, str | None]] = [(five(5), "kniffel")]
         turns += [(five(6), None)] * further
         turns += upper(4)
-        turns += [((6, 6, 6, 6, 5), box) for box in ("three-of-a-kind", "four-of-a-kind")]
-        turns += [
-            ((6, 6, 6, 5, 5), "full-house"),
-            ((1, 2, 3, 4, 6), "small-straight"),
-            ((2, 3, 4, 5, 6), "large-straight"),
-            ((6, 6, 6, 6, 5), "chance"),
-        ]
+        turns += BEST_LOWER_WITHOUT_A_FIVE_OF_A_KIND
         game = play("kniffel-extra-turn", turns)
         assert total(game) == 351 + 100 * further
         assert game.turns_played == 13 + further
