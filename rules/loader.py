@@ -254,7 +254,7 @@ def _builtin_file(name: str, option: bool) -> Path:
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = path.read_bytes().decode("utf-8-sig")  # a byte-order mark (Notepad) is fine
     except FileNotFoundError:
         raise UnknownRuleSet(f"no rule-set file {str(path)!r}") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -416,6 +416,12 @@ def test_not_utf8(tmp_path: Path) -> None:
     assert "cannot read" in refused(path).problem
 
 
+def test_a_byte_order_mark_is_fine(tmp_path: Path) -> None:
+    path = tmp_path / "notepad.toml"
+    path.write_bytes('\ufeffextends = "kniffel"\r\nrolls = 2\r\n'.encode())
+    assert load_ruleset(path).rolls == 2
+
+
 def test_extends_cycle_is_refused(tmp_path: Path) -> None:
     write(tmp_path, 'extends = "b.toml"\n', "a.toml")
     write(tmp_path, 'extends = "a.toml"\n', "b.toml")
