@@ -70,14 +70,15 @@ class Game:
         self.turns_played = 0
         self._saved = tuple(0 for _ in names)
         self.turn = Turn.start(ruleset)
-        self._log: list[Event] = [Started(ruleset.id, names)]
+        self._log: list[Event] = [Started(ruleset.reference, names)]
         self._done: list[_Before] = []
 
     @classmethod
     def from_events(cls, events: Iterable[Event], ruleset: RuleSet | None = None) -> Game:
         """Rebuild a game from its events (the first is :class:`Started`).
 
-        The rule set is loaded by the id in ``Started`` unless given (a rule-set file).
+        The rule set is loaded again from ``Started`` (its id, combination or file path, see
+        :attr:`RuleSet.reference`) unless given (say, a rule-set file that has moved).
         """
         start, ruleset, rest = _opening(events, ruleset)
         game = cls(ruleset, start.players)
@@ -329,7 +330,7 @@ class Match:
         Actions made on :attr:`game` directly are included; a next game that was undone
         leaves no trace (replaying gives the same state).
         """
-        events: list[Event] = [Started(self.ruleset.id, self.players, self.length)]
+        events: list[Event] = [Started(self.ruleset.reference, self.players, self.length)]
         for number, game in enumerate(self.games):
             if number:
                 events.append(NextGame())

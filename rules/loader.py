@@ -287,15 +287,20 @@ def load_ruleset(id_or_path: str | Path) -> RuleSet:
     text = str(id_or_path)
     named_file = Path(text).is_file() and text not in list_rulesets()
     if isinstance(id_or_path, Path) or named_file or ("+" not in text and _is_path(text)):
-        return _build(_draft_from_file(Path(text), depth=0))
+        return _build(_draft_from_file(Path(text), depth=0), _absolute(text))
     if any(_is_path(part) for part in text.split("+")):
-        return _build(_draft_from_spec(text, depth=0))  # files may change: not cached
+        spec = "+".join(_absolute(part) if _is_path(part) else part for part in text.split("+"))
+        return _build(_draft_from_spec(text, depth=0), spec)  # files may change: not cached
     return _load_builtin(text)
+
+
+def _absolute(path: str) -> str:
+    return str(Path(path.strip()).absolute())
 
 
 @functools.lru_cache(maxsize=64)
 def _load_builtin(text: str) -> RuleSet:
-    return _build(_draft_from_spec(text, depth=0))
+    return _build(_draft_from_spec(text, depth=0), text)
 
 
 def _draft_from_spec(text: str, depth: int, base_dir: Path | None = None) -> Draft:
@@ -559,7 +564,7 @@ def _section(box: Mapping[str, Any]) -> str:
 # --- building the rule set ---------------------------------------------------------------
 
 
-def _build(draft: Draft) -> RuleSet:
+def _build(draft: Draft, spec: str) -> RuleSet:
     origin = {key: draft["file"] for key in (*SETTINGS, *TABLES)} | draft["origin"]
     dice, faces = draft["dice"], draft["faces"]
     boxes = tuple(_build_box(box, dice, faces, origin) for box in draft["boxes"])
@@ -635,6 +640,7 @@ def _build(draft: Draft) -> RuleSet:
         games_per_match=draft["games_per_match"],
         players=(draft["players"][0], draft["players"][1]),
         options=tuple(draft["options"]),
+        spec=spec,
     )
 
 

@@ -289,6 +289,9 @@ class StrictPolicy:
 class RuleSet:
     """A whole game's rules: dice, rolls, holds, the sheet and the house rules.
 
+    ``spec`` is what :func:`~dicetray.rules.loader.load_ruleset` loads it again from (the
+    id, or the combination with files as absolute paths); a game's start event keeps it.
+
     >>> from dicetray.rules import load_ruleset
     >>> kniffel = load_ruleset("kniffel")
     >>> kniffel.dice, kniffel.rolls, kniffel.upper_bonus.threshold
@@ -320,6 +323,7 @@ class RuleSet:
     games_per_match: int = 1
     players: tuple[int, int] = (1, 8)
     options: tuple[str, ...] = ()
+    spec: str = ""
 
     def name(self, lang: str = "en") -> str:
         """The rule set's name in ``lang``."""
@@ -371,6 +375,16 @@ class RuleSet:
             ids = ", ".join(box.id for box in by_name)
             raise UnknownBox(f"{category!r} could be any of {ids} in {self.id}; give the id")
         return self.box(category)
+
+    @property
+    def reference(self) -> str:
+        """What a game's start event names: :attr:`spec`, else the id.
+
+        >>> from dicetray.rules import load_ruleset
+        >>> load_ruleset("kniffel+sharp").reference
+        'kniffel+sharp'
+        """
+        return self.spec or self.id
 
     @property
     def box_ids(self) -> tuple[str, ...]:

@@ -102,6 +102,19 @@ class TestReplay:
         again = Game.from_events(game.events, ruleset)
         assert again.sheets[0].total == 50
 
+    def test_a_game_from_a_file_names_the_file(self, tmp_path) -> None:
+        path = tmp_path / "house.toml"
+        path.write_text(
+            'extends = "kniffel"\n[[boxes]]\nid = "full-house"\nparams = { points = 30 }\n'
+        )
+        game = Game(load_ruleset(f"{path}+sharp"), 1)
+        game.roll((3, 3, 3, 5, 5))
+        game.score("full-house")
+        start = game.events[0]
+        assert isinstance(start, Started) and start.ruleset == f"{path.absolute()}+sharp"
+        again = Game.from_events(loads(dumps(game.events)))
+        assert again.to_dict() == game.to_dict() and again.sheets[0].total == 60
+
     def test_events_begin_with_a_start(self) -> None:
         with pytest.raises(EventError, match="begin with a start"):
             Game.from_events([Rolled((1, 2, 3, 4, 5))])
