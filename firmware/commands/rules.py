@@ -70,6 +70,14 @@ class _Command(click.Command):
 class _Group(click.Group):
     command_class = _Command
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args:
+            names = ", ".join(self.list_commands(ctx))
+            raise click.ClickException(
+                f"missing command: one of {names} (see dicetray rules --help)"
+            )
+        return super().parse_args(ctx, args)
+
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:

@@ -147,6 +147,7 @@ def test_toml_syntax_error_is_one_line(tmp_path: Path) -> None:
         (("show", "yatzy", "--roll", "3"), "No such option '--roll'"),
         (("score", "general", "straight", "1", "2", "3", "4", "5", "--roll", "one"), "'one'"),
         (("frob",), "No such command 'frob'"),
+        ((), "missing command: one of list, score, show"),
     ],
 )
 def test_usage_mistakes_are_one_line_too(args: tuple[str, ...], words: str) -> None:
