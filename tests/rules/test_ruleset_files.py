@@ -162,6 +162,13 @@ class TestDoc:
             for key in keys:
                 assert f"`{key}`" in doc, (table, key)
 
+    def test_tables_are_whole(self, doc: str) -> None:
+        """A table row follows a row or a blank line (else it renders as text)."""
+        lines = doc.splitlines()
+        for before, line in zip(lines, lines[1:], strict=False):
+            if line.startswith("|"):
+                assert before.startswith("|") or not before.strip(), line
+
     def test_python_examples_run(self, doc: str) -> None:
         blocks = re.findall(r"```python\n(.*?)```", doc, re.S)
         runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
