@@ -165,7 +165,7 @@ class TestDoc:
     def test_tables_are_whole(self, doc: str) -> None:
         """A table row follows a row or a blank line (else it renders as text)."""
         lines = doc.splitlines()
-        for before, line in zip(lines, lines[1:], strict=False):
+        for before, line in itertools.pairwise(lines):
             if line.startswith("|"):
                 assert before.startswith("|") or not before.strip(), line
 
