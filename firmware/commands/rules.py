@@ -146,6 +146,8 @@ def _show_lines(rule_set: RuleSet, lang: str) -> Iterator[str]:
     if rule_set.strict:
         chance = rule_set.strict.chance_five_of_a_kind
         rule = "" if chance is None else f"; Chance with a five-of-a-kind = {chance}"
+        if rule_set.strict.full_house:
+            rule += "; a five-of-a-kind counts as a full house"
         yield f"strict: top to bottom, no jokers{rule}"
     if rule_set.save_rolls:
         yield "unused rolls carry over to later turns"

@@ -168,3 +168,10 @@ def test_every_rules_command_takes_data_dir(tmp_path: Path, args: tuple[str, ...
     result = run(*(arg.format(tmp_path / "data") for arg in args))
     assert result.exit_code == 0, result.output
     assert not (tmp_path / "data").exists()
+
+
+def test_show_tells_the_strict_rules() -> None:
+    text = run("show", "kniffel+strict").stdout
+    assert "strict: top to bottom, no jokers; Chance with a five-of-a-kind = 100; " in text
+    assert "a five-of-a-kind counts as a full house" in text
+    assert "columns: Score (down)" in text
