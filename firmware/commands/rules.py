@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from dicetray.firmware.commands.options import data_dir_option
 from dicetray.rules import RulesError, RuleSet, ScoreContext, load_ruleset
 from dicetray.rules.loader import list_options, list_rulesets, option_info
 
@@ -37,11 +38,6 @@ def _one_line(exc: click.UsageError, command: str = "") -> click.ClickException:
     return click.ClickException(f"{exc.format_message()} (see {where} --help)")
 
 
-def _remember_data_dir(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    if value is not None:
-        ctx.ensure_object(dict)["data_dir"] = value
-
-
 class _Command(click.Command):
     """A command whose usage mistakes end in one line too (status 1, no usage block).
 
@@ -50,15 +46,7 @@ class _Command(click.Command):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.params.append(
-            click.Option(
-                ["--data-dir"],
-                type=click.Path(file_okay=False),
-                expose_value=False,
-                callback=_remember_data_dir,
-                help="Data directory (overrides the group option; unused by rules).",
-            )
-        )
+        self.params.append(data_dir_option("unused by rules"))
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
