@@ -1,0 +1,48 @@
+"""The detector's training frames: varied, reproducible, and true to what they show."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from training.data import COCKED, FLAT, INPUT_SIZE, MOVING, procedural_floor, sample
+
+
+def test_a_sample_is_reproducible_from_its_seed() -> None:
+    first, second = sample(5), sample(5)
+    assert np.array_equal(first[0], second[0]) and np.array_equal(first[1], second[1])
+    assert not np.array_equal(first[0], sample(6)[0])
+
+
+def test_frames_are_the_detector_input_size_and_dice_lie_in_them() -> None:
+    w, h = INPUT_SIZE
+    kinds = set()
+    for seed in range(12):
+        image, dice = sample(seed)
+        assert image.shape == (h, w, 3) and image.dtype == np.uint8
+        assert dice.shape[1] == 4
+        kinds |= set(dice[:, 3].astype(int).tolist())
+        assert (dice[:, 2] > 2).all()  # every die a few pixels at least
+        inside = ((-dice[:, 2] < dice[:, 0]) & (dice[:, 0] < w + dice[:, 2])
+                  & (-dice[:, 2] < dice[:, 1]) & (dice[:, 1] < h + dice[:, 2]))
+        assert inside.all()  # dice outside the window are left out
+    assert kinds <= {FLAT, COCKED, MOVING} and FLAT in kinds
+
+
+def test_a_die_marked_flat_shows_its_pips_at_its_centre() -> None:
+    # the pixels at a flat die's centre differ from the floor a die's width away
+    for seed in range(8):
+        image, dice = sample(seed)
+        grey = image.mean(axis=2)
+        h, w = grey.shape
+        for x, y, size, kind in dice:
+            if kind != FLAT or not (size < x < w - size and size < y < h - size) or size < 8:
+                continue
+            patch = grey[int(y - size / 3): int(y + size / 3), int(x - size / 3): int(x + size / 3)]
+            assert patch.std() > 3  # pips or at least a face edge, never bare floor
+
+
+def test_floors_vary() -> None:
+    rng = np.random.default_rng(0)
+    floors = [procedural_floor(rng, (64, 48)) for _ in range(10)]
+    means = [f.mean(axis=(0, 1)) for f in floors]
+    assert np.ptp(np.array(means), axis=0).max() > 60

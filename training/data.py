@@ -1,0 +1,252 @@
+"""Training frames for the dice detector: rendered dice on varied floors, with their truth.
+
+Every frame comes from the rendered camera (:mod:`dicetray.vision.render`), pushed well
+beyond a tidy tray so the detector learns what a die is rather than what our tray looks
+like: any dice colour (several colours in one frame), small and large dice, up to 25
+of them, steep and flat camera angles, and the floor swapped for procedural wood, cloth,
+paper, stone or clutter with the dice's own shadows kept. Camera faults (defocus, noise,
+JPEG, colour casts) come last.
+
+Each sample is a frame at the detector's input scale and one row per die:
+``(x, y, size, kind)`` with ``kind`` 0 = flat and still, 1 = cocked, 2 = moving.
+
+    python3 -m training.data --out /tmp/dice-train.npz --frames 12000 --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from dataclasses import replace
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from dicetray.vision.render import Camera, _pose, _silhouette, render  # noqa: E402
+from dicetray.vision.scene import STYLES, CameraPose, DiceStyle, Look, random_scene  # noqa: E402
+
+#: Size the frames are rendered at, and the detector's input size (long side 320).
+RENDER_SIZE = (640, 480)
+INPUT_SIZE = (320, 240)
+FLAT, COCKED, MOVING = 0, 1, 2
+
+
+def _random_colour(rng: np.random.Generator, lo: int = 0, hi: int = 255) -> tuple[int, int, int]:
+    """Any colour half the time, else a muted one (most tables, cloths and trays)."""
+    if rng.random() < 0.5:
+        return tuple(int(v) for v in rng.integers(lo, hi + 1, 3))  # type: ignore[return-value]
+    grey = float(rng.uniform(lo, hi))
+    tint = rng.normal(0, 18, 3) + np.array([-1.0, 0.0, 1.0]) * rng.uniform(0, 25)  # warm
+    return tuple(int(v) for v in np.clip(grey + tint, 0, 255))  # type: ignore[return-value]
+
+
+def random_style(rng: np.random.Generator) -> DiceStyle:
+    """A dice style: a known one, or any body colour with dark or light pips."""
+    if rng.random() < 0.4:
+        return STYLES[str(rng.choice(sorted(STYLES)))]
+    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(20, 256)]]])
+    body = tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
+    luma = 0.114 * body[0] + 0.587 * body[1] + 0.299 * body[2]
+    if luma > 150 or (luma > 90 and rng.random() < 0.5):
+        pip = _random_colour(rng, 0, 70)
+    else:
+        pip = _random_colour(rng, 190, 255)
+        if rng.random() < 0.2:  # gold or coloured pips
+            pip = (int(rng.integers(0, 120)), int(rng.integers(150, 230)), 230)
+    opacity = float(rng.uniform(0.65, 0.9)) if rng.random() < 0.15 else 1.0
+    return DiceStyle("random", body, pip, opacity=opacity, gloss=float(rng.uniform(0.1, 0.7)))
+
+
+def _look(rng: np.random.Generator) -> Look:
+    return Look(
+        light=(float(rng.uniform(0, 360)), float(rng.uniform(30, 85))),
+        brightness=float(rng.uniform(0.65, 1.2)),
+        unevenness=float(rng.uniform(0.0, 0.45)),
+        shadow=float(rng.uniform(0.1, 0.7)),
+        glare=float(rng.uniform(0.0, 1.0)),
+        noise=0.0, jpeg=None, defocus=0.0,  # camera faults come after compositing
+        felt=_random_colour(rng), table=_random_colour(rng), wall=_random_colour(rng, 20, 200),
+        ledge=_random_colour(rng, 40, 230),
+    )
+
+
+def procedural_floor(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+    """A float32 BGR floor: wood, cloth, paper, stone, a gradient or clutter."""
+    w, h = size
+    base = np.array(_random_colour(rng, 15, 250), np.float32)
+    kind = rng.choice(["plain", "wood", "grain", "gradient", "blotch", "clutter"])
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    gain = np.ones((h, w), np.float32)
+    if kind == "wood":
+        angle = rng.uniform(0, math.pi)
+        t = xs * math.cos(angle) + ys * math.sin(angle)
+        wobble = cv2.resize(rng.normal(0, 1, (4, 4)).astype(np.float32), (w, h),
+                            interpolation=cv2.INTER_CUBIC) * rng.uniform(5, 30)
+        period = rng.uniform(6, 40)
+        gain = 1 + rng.uniform(0.04, 0.18) * np.sin((t + wobble) / period * 2 * math.pi)
+    elif kind == "grain":
+        cell = int(rng.integers(1, 6))
+        small = rng.normal(1, rng.uniform(0.02, 0.12), (h // cell + 1, w // cell + 1))
+        gain = cv2.resize(small.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    elif kind == "gradient":
+        angle = rng.uniform(0, 2 * math.pi)
+        t = (xs * math.cos(angle) + ys * math.sin(angle)) / max(w, h)
+        gain = 1 + rng.uniform(-0.5, 0.5) * t
+    elif kind == "blotch":
+        small = rng.normal(1, rng.uniform(0.05, 0.25), (6, 8)).astype(np.float32)
+        gain = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+    floor = base[None, None, :] * gain[..., None]
+    if kind == "clutter":  # cables, a laptop's edge, paper: things that are not dice
+        for _ in range(int(rng.integers(1, 5))):
+            colour = tuple(float(v) for v in _random_colour(rng))
+            if rng.random() < 0.5:
+                pts = np.cumsum(rng.normal(0, 40, (6, 2)), axis=0) + rng.uniform(0, [w, h])
+                cv2.polylines(floor, [pts.astype(np.int32)], False, colour,
+                              int(rng.integers(3, 14)), cv2.LINE_AA)
+            else:
+                corner = rng.uniform(0, [w, h])
+                cv2.rectangle(floor, tuple(int(v) for v in corner),
+                              tuple(int(v) for v in corner + rng.uniform(40, 300, 2)),
+                              colour, -1)
+    fine = rng.normal(1, rng.uniform(0.0, 0.04), (h, w)).astype(np.float32)
+    return np.clip(floor * fine[..., None], 0, 255)
+
+
+def _dice_mask(scene, size: tuple[int, int]) -> np.ndarray:
+    camera = Camera.for_scene(scene)
+    mask = np.zeros((size[1], size[0]), np.uint8)
+    for die in scene.dice:
+        hull = _silhouette(scene, _pose(scene, die), camera)
+        cv2.fillConvexPoly(mask, np.round(hull * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    return mask.astype(np.float32)[..., None] / 255
+
+
+def _camera_faults(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    image = image * rng.uniform(0.85, 1.15, 3)[None, None, :] + rng.uniform(-20, 20)
+    if rng.random() < 0.3:
+        gamma = rng.uniform(0.7, 1.4)
+        image = 255 * (np.clip(image, 0, 255) / 255) ** gamma
+    if rng.random() < 0.5:
+        image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.3, 1.6))
+    image = image + rng.normal(0, rng.uniform(0, 7), image.shape)
+    frame = np.clip(image, 0, 255).astype(np.uint8)
+    if rng.random() < 0.7:
+        _, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
+        frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return frame
+
+
+def sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """One training frame at :data:`INPUT_SIZE` and its dice ``(x, y, size, kind)``."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.choice([1, 2, 3, 4, 5, 5, 5, 6, 8, 10, 14, 20, 25]))
+    big = n > 8
+    tray = (300.0, 220.0) if big else (210.0, 150.0)
+    scene = random_scene(int(rng.integers(2**31)), n, hard=True, image_size=RENDER_SIZE)
+    scene = replace(scene, tray_mm=tray, dice=())
+    scene = replace(scene, dice=tuple(random_scene(int(rng.integers(2**31)), n, hard=True,
+                                                   image_size=RENDER_SIZE).dice)
+                    if not big else _spread(rng, scene, n))
+    camera = CameraPose(image_size=RENDER_SIZE, elevation=float(rng.uniform(40, 90)),
+                        distance_mm=float(rng.uniform(300, 600)),
+                        fill=float(rng.uniform(0.7, 2.4)), yaw=float(rng.uniform(-180, 180)),
+                        roll=float(rng.uniform(-10, 10)))
+    scene = replace(scene, camera=camera, look=_look(rng), style=random_style(rng),
+                    die_mm=float(rng.uniform(11, 20)), ledge_mm=0.0 if big else scene.ledge_mm,
+                    dice=tuple(_upset(rng, die) for die in scene.dice))
+    frame, truth = render(scene)
+    image = frame.astype(np.float32)
+    shade = None
+    if rng.random() < 0.4 and n > 1:  # a second set of dice in another colour
+        others = [i for i in range(n) if rng.random() < 0.5]
+        if others:
+            second = replace(scene, style=random_style(rng),
+                             dice=tuple(scene.dice[i] for i in others))
+            frame2, _ = render(second)
+            mask2 = _dice_mask(second, RENDER_SIZE)
+            image = image * (1 - mask2) + frame2.astype(np.float32) * mask2
+    if rng.random() < 0.65:  # another floor, the dice's shadows kept
+        empty = render(scene.with_dice(()))[0].astype(np.float32)
+        mask = _dice_mask(scene, RENDER_SIZE)
+        shade = np.clip((image.mean(axis=2, keepdims=True) + 4)
+                        / (empty.mean(axis=2, keepdims=True) + 4), 0.2, 1.1)
+        floor = procedural_floor(rng, RENDER_SIZE)
+        image = image * mask + floor * shade * (1 - mask)
+    # a window of the frame, so dice span from a few pixels to a third of the input
+    k = float(np.exp(rng.uniform(np.log(0.3), 0)))
+    cw, ch = RENDER_SIZE[0] * k, RENDER_SIZE[1] * k
+    x0, y0 = rng.uniform(0, RENDER_SIZE[0] - cw), rng.uniform(0, RENDER_SIZE[1] - ch)
+    s = INPUT_SIZE[0] / cw
+    warp = np.float32([[s, 0, -x0 * s], [0, s, -y0 * s]])
+    faulty = _camera_faults(rng, image)
+    small = cv2.warpAffine(faulty, warp, INPUT_SIZE, flags=cv2.INTER_AREA if s < 1
+                           else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    rows = [((d.x - x0) * s, (d.y - y0) * s, d.size * s,
+             COCKED if d.cocked else MOVING if d.blurred else FLAT) for d in truth.dice
+            if -d.size * s < (d.x - x0) * s < INPUT_SIZE[0] + d.size * s
+            and -d.size * s < (d.y - y0) * s < INPUT_SIZE[1] + d.size * s]  # dice in the window
+    return small, np.array(rows, np.float32).reshape(-1, 4)
+
+
+def _upset(rng: np.random.Generator, die):
+    """Now and then a die leans or is still moving (few enough in tidy scenes to learn)."""
+    roll = rng.random()
+    if roll < 0.1 and not die.cocked:
+        return replace(die, tilt=float(rng.uniform(10, 35)),
+                       tilt_direction=float(rng.uniform(0, 360)))
+    if roll < 0.18 and not die.moving:
+        return replace(die, motion=(float(rng.uniform(-16, 16)), float(rng.uniform(-16, 16))),
+                       spin=float(rng.uniform(-45, 45)))
+    return die
+
+
+def _spread(rng: np.random.Generator, scene, n: int):
+    """Many dice scattered over a big tray (random_scene places at most a handful well)."""
+    from dicetray.vision.scene import DieState
+
+    placed: list[DieState] = []
+    width, depth = scene.tray_mm
+    size = 16.0
+    for _ in range(n):
+        for _attempt in range(100):
+            x, y = float(rng.uniform(15, width - 15)), float(rng.uniform(15, depth - 15))
+            if all(math.hypot(x - d.x, y - d.y) >= size * 1.5 for d in placed):
+                break
+        placed.append(DieState(int(rng.integers(1, 7)), x, y, float(rng.uniform(0, 360))))
+    return tuple(placed)
+
+
+def build(frames: int, seed: int, workers: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """``frames`` samples (seeds ``seed``, ``seed + 1``, …) made on ``workers`` processes."""
+    seeds = range(seed, seed + frames)
+    if workers > 1:
+        with Pool(workers) as pool:
+            pairs = pool.map(sample, seeds, chunksize=32)
+    else:
+        pairs = [sample(s) for s in seeds]
+    return np.stack([p[0] for p in pairs]), [p[1] for p in pairs]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--frames", type=int, default=12000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    images, dice = build(args.frames, args.seed, args.workers)
+    counts = np.array([len(d) for d in dice])
+    np.savez_compressed(args.out, images=images, dice=np.concatenate(dice), counts=counts)
+    print(f"{len(images)} frames, {counts.sum()} dice -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
