@@ -1,0 +1,99 @@
+"""Where the dice are: a small neural network that finds each die's top face.
+
+The pips say what a die shows; this says where the dice are, so that a side face's
+pips, a speck of dust or a stray shadow never becomes a die, touching dice stay two,
+and a die whose pips cannot be read is known to be there. The network (trained on
+rendered frames only, see ``training/``) runs through OpenCV's DNN module on the frame
+scaled to a long side of :data:`INPUT_SIDE` px, and marks every die as ``flat``,
+``cocked`` (leaning, its top face not level) or ``moving`` (blurred mid-tumble).
+
+>>> import numpy as np
+>>> detect(np.full((240, 320, 3), 128, np.uint8))
+[]
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from dicetray.vision.errors import VisionError
+
+__all__ = ["INPUT_SIDE", "KINDS", "MODEL", "Candidate", "detect"]
+
+MODEL = Path(__file__).with_name("models") / "dice-detector.onnx"
+#: Long side, px, of the image the network looks at.
+INPUT_SIDE = 320
+#: What the network tells apart, in the order of its heat maps.
+KINDS: tuple[str, ...] = ("flat", "cocked", "moving")
+_STRIDE = 4
+_SIZE_REF = 16.0
+#: Least heat for a die on the network's word alone.
+THRESHOLD = 0.3
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A die found in a frame: its top face's centre and edge length (frame px), how
+    sure the network is, and its ``kind`` (one of :data:`KINDS`)."""
+
+    x: float
+    y: float
+    size: float
+    score: float
+    kind: str
+
+
+@functools.lru_cache(maxsize=2)
+def _network(path: Path) -> cv2.dnn.Net:
+    if not path.is_file():
+        raise VisionError(f"dice detector model missing: {path} (reinstall dicetray)")
+    try:
+        return cv2.dnn.readNetFromONNX(str(path))
+    except cv2.error as exc:
+        raise VisionError(f"dice detector model unreadable: {path}: {exc}") from exc
+
+
+def heat_maps(frame: np.ndarray, model: Path = MODEL) -> tuple[np.ndarray, float]:
+    """The network's raw output (C x gh x gw) for a BGR frame, and the scale it ran at."""
+    h, w = frame.shape[:2]
+    s = INPUT_SIDE / max(h, w)
+    sw, sh = max(8, round(w * s)), max(8, round(h * s))
+    small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    pw, ph = -(-sw // 8) * 8, -(-sh // 8) * 8  # the network halves three times
+    if (pw, ph) != (sw, sh):
+        small = cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_REPLICATE)
+    blob = (small.astype(np.float32).transpose(2, 0, 1)[None] / 127.5) - 1.0
+    net = _network(model)
+    net.setInput(np.ascontiguousarray(blob))
+    return net.forward()[0], s
+
+
+def detect(frame: np.ndarray, threshold: float = THRESHOLD, model: Path = MODEL) -> list[Candidate]:
+    """Every die in a BGR ``frame``, most certain first."""
+    maps, s = heat_maps(frame, model)
+    kinds = len(KINDS)
+    heat = maps[:kinds].max(axis=0)
+    peaks = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    out = []
+    for gy, gx in zip(*np.nonzero(peaks), strict=True):
+        kind = KINDS[int(np.argmax(maps[:kinds, gy, gx]))]
+        size = _SIZE_REF * math.exp(float(maps[kinds, gy, gx])) / s
+        x = (gx + 0.5 + float(maps[kinds + 1, gy, gx])) * _STRIDE / s
+        y = (gy + 0.5 + float(maps[kinds + 2, gy, gx])) * _STRIDE / s
+        out.append(Candidate(x, y, size, float(heat[gy, gx]), kind))
+    return _suppress(sorted(out, key=lambda c: -c.score))
+
+
+def _suppress(candidates: list[Candidate]) -> list[Candidate]:
+    """Drop a candidate whose centre lies on the top face of a surer one (one die, two peaks)."""
+    kept: list[Candidate] = []
+    for c in candidates:
+        if all(math.hypot(c.x - k.x, c.y - k.y) > 0.5 * max(c.size, k.size) for k in kept):
+            kept.append(c)
+    return kept
