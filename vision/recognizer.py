@@ -2,15 +2,20 @@
 
 Steps, all on a working copy scaled so pips are a few pixels wide:
 
-1. pip candidates of both polarities (:mod:`dicetray.vision.pips`), kept only when
+1. the dice detector (:mod:`dicetray.vision.detector`) says where the dice are, how big,
+   and which lean or move; their size sets the working scale;
+2. pip candidates of both polarities (:mod:`dicetray.vision.pips`), kept only when
    the ring around them is evenly face-coloured;
-2. pips grouped into faces by polarity, size, distance and an unbroken run of face
+3. pips grouped into faces by polarity, size, distance and an unbroken run of face
    colour between them (:mod:`dicetray.vision.faces`);
-3. each group fitted to the six real layouts (:mod:`dicetray.vision.layouts`) and
+4. each group fitted to the six real layouts (:mod:`dicetray.vision.layouts`) and
    checked on the full 3x3 grid: every layout spot must hold a pip and every other
    spot must be blank, so a missed pip or a speck of dust is caught, not counted;
-4. refusals: a face cut by the frame edge, a face far from square compared with the
-   others (cocked die), blurred pips, pips fitting no face, the wrong number of dice.
+5. faces kept only on a die the detector found (a side face's pips, a speck or a
+   shadow never become a die); a die found with no face read is read from the pips
+   nearest its centre, or refused when it shows pips that fit no face;
+6. refusals: a face cut by the frame edge, a die leaning or moving, a face far from
+   square compared with the others (cocked die), blurred pips, the wrong number of dice.
 
 >>> import numpy as np, cv2
 >>> tray = np.full((240, 320, 3), (60, 110, 40), np.uint8)
@@ -32,9 +37,10 @@ from typing import Any
 import cv2
 import numpy as np
 
+from dicetray.vision.detector import Candidate, detect
 from dicetray.vision.errors import FrameError
 from dicetray.vision.faces import fit_or_split, groups, linkable
-from dicetray.vision.layouts import LayoutFit, value_of_spots
+from dicetray.vision.layouts import LayoutFit, fit_layout, value_of_spots
 from dicetray.vision.pips import Pips, channels, find_pips, pip_maps
 from dicetray.vision.reading import DieReading, Reading
 
@@ -46,6 +52,8 @@ WORK_PIP = 6.0
 COARSE_SIDE = 320
 #: Long side of the working image when the coarse pass finds no usable pips.
 FINE_SIDE = 640
+#: Largest enlargement of the frame, so the pips of small dice are wide enough to read.
+MAX_UPSCALE = 2.0
 #: Half the face edge in grid units (pip offset a is ~0.3 of the edge).
 HALF_EDGE = 1.65
 #: Least isotropy of the gradients around a die's pips before it counts as blurred.
@@ -54,6 +62,8 @@ MIN_ROUNDNESS = 0.3
 #: it is blank face; in between it is unclear.
 SPOT_ON = 0.5
 SPOT_OFF = 0.3
+#: Detector score from which a die whose pips fit no face is refused rather than ignored.
+SURE_DIE = 0.5
 #: Largest pip-to-pip distance on one face, in pip diameters.
 MAX_LINK = 7.0
 
@@ -72,6 +82,14 @@ def _check_frame(frame: Any) -> np.ndarray:
     if min(frame.shape[:2]) < 16:
         raise FrameError(f"frame too small to hold dice: {frame.shape[1]}x{frame.shape[0]}")
     return frame
+
+
+def _check_size(img: np.ndarray, calibration: Any) -> None:
+    size = getattr(calibration, "image_size", None)
+    h, w = img.shape[:2]
+    if size is not None and tuple(size) != (w, h):
+        raise FrameError(f"the frame is {w}x{h} but the calibration is for {size[0]}x{size[1]} "
+                         "frames (calibrate the camera at the size it captures)")
 
 
 def _odd(v: float) -> int:
@@ -172,7 +190,7 @@ def _analyse(img: np.ndarray, die_size: float | None) -> tuple[_Scene, list[_Die
     """Pick the working scale (from the calibration or the dice) and read the dice there."""
     h, w = img.shape[:2]
     if die_size:
-        sc = _scene(img, min(1.0, WORK_PIP / (0.17 * die_size)))
+        sc = _scene(img, min(MAX_UPSCALE, WORK_PIP / (0.17 * die_size)))
         return (sc, *_dice(sc))
     tried: list[tuple[_Scene, list[_Die], list]] = []
     for side in (COARSE_SIDE, FINE_SIDE):
@@ -222,6 +240,7 @@ class _Die:
     dark: bool
     confidence: float
     problem: str = ""
+    detail: str = ""  # the reason's words, with {where}, when not the usual ones
 
 
 def _single_ok(sc: _Scene, i: int, a: float) -> tuple[bool, np.ndarray, np.ndarray]:
@@ -329,6 +348,104 @@ def _dice(sc: _Scene) -> tuple[list[_Die], list[list[int]]]:
             die.problem = "ambiguous"
         found.append(die)
     return found, unfit
+
+
+def _candidate_size(candidates: list[Candidate]) -> float | None:
+    flat = [c.size for c in candidates if c.kind == "flat"]
+    return float(np.median(flat)) if flat else None
+
+
+def _confirm(sc: _Scene, found: list[_Die],
+             candidates: list[Candidate]) -> tuple[list[_Die], list[_Die]]:
+    """Keep the faces that lie on a die the detector found; read the dice it found that
+    no face was read on; drop faces beside a die (its side faces) or on no die at all.
+
+    Returns (dice, unread): ``unread`` holds a placeholder per die seen but not read.
+    """
+    s = sc.scale
+    cx = np.array([c.x * s for c in candidates])
+    cy = np.array([c.y * s for c in candidates])
+    size = np.array([c.size * s for c in candidates])
+    pairs = sorted(
+        (math.hypot(die.fit.centre[0] - cx[j], die.fit.centre[1] - cy[j]), i, j)
+        for i, die in enumerate(found) for j in range(len(candidates))
+    )
+    match: dict[int, int] = {}
+    taken: set[int] = set()
+    for dist, i, j in pairs:
+        if i in match or j in taken or dist > 0.4 * size[j]:
+            continue
+        match[i] = j
+        taken.add(j)
+    dice = []
+    for i, j in match.items():
+        die = found[i]
+        _mark_kind(die, candidates[j])
+        dice.append(die)
+    unread = []
+    for j, cand in enumerate(candidates):
+        if j in taken:
+            continue
+        die = _read_candidate(sc, cand)
+        _mark_kind(die, cand)
+        if die.value:
+            dice.append(die)
+        elif cand.kind != "flat" or (die.pips and cand.score >= SURE_DIE):
+            unread.append(die)  # a die seen but not read
+        # else no die: every face shows a pip, and a magnet or a button shows none
+    return dice, unread
+
+
+def _mark_kind(die: _Die, cand: Candidate) -> None:
+    if cand.kind == "cocked":
+        die.problem = "cocked"
+    elif cand.kind == "moving":
+        die.problem = "blur"
+
+
+def _read_candidate(sc: _Scene, cand: Candidate) -> _Die:
+    """Read a die the detector found from the pips on its face (value 0: unreadable)."""
+    p = sc.pips
+    s = sc.scale
+    centre = np.array([cand.x * s, cand.y * s])
+    a = cand.size * s / (2 * HALF_EDGE)
+    unread = _Die(0, LayoutFit(1, centre, np.eye(2) * a, 0.0), a, [], True, 0.0, "ambiguous",
+                  "die at {where} shows no face that can be read")
+    if len(p) == 0:
+        return unread
+    dist = np.hypot(p.x - centre[0], p.y - centre[1])
+    near = np.flatnonzero(dist <= 1.1 * HALF_EDGE * a)
+    if len(near) == 0:
+        return unread
+    unread.pips = near.tolist()
+    majority = bool(np.mean(p.dark[near]) >= 0.5)
+    for dark in (majority, not majority):
+        own = near[p.dark[near] == dark]
+        own = own[np.argsort(dist[own])]
+        # the face's own pips lie nearest its centre; side faces' and neighbours' further out
+        for k in range(min(6, len(own)), 0, -1):
+            die = _face_of(p, own[:k], centre, a, dark)
+            if die is not None:
+                return die
+    return unread
+
+
+def _face_of(p: Pips, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool) -> _Die | None:
+    """The face that pips ``idx`` make on a die centred at ``centre`` (pip offset ``a``)."""
+    d = p.d[idx]
+    if d.max() > 1.7 * d.min() or not (0.25 * a <= float(np.median(d)) <= 1.3 * a):
+        return None
+    if len(idx) == 1:
+        i = int(idx[0])
+        if math.hypot(p.x[i] - centre[0], p.y[i] - centre[1]) > 0.5 * a:
+            return None
+        return _Die(1, LayoutFit(1, np.array([p.x[i], p.y[i]]), np.eye(2) * a, 0.0), a, [i],
+                    dark, 1.0)
+    fit = fit_layout(np.stack([p.x[idx], p.y[idx]], axis=1))
+    if (fit is None or not 0.6 <= fit.offset / a <= 1.6
+            or math.hypot(*(fit.centre - centre)) > 0.6 * a):
+        return None
+    return _Die(fit.value, fit, fit.offset, idx.tolist(), dark, 1.0)
 
 
 def _check(sc: _Scene, dice: list[_Die]) -> None:
@@ -463,8 +580,11 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
     img = _check_frame(frame)
     if dice is not None and dice < 0:
         raise ValueError(f"the number of dice cannot be negative, got {dice}")
-    die_size = getattr(calibration, "die_size", None)
-    sc, found, unfit = _analyse(img, float(die_size) if die_size else None)
+    _check_size(img, calibration)
+    candidates = detect(img)
+    die_size = getattr(calibration, "die_size", None) or _candidate_size(candidates)
+    sc, found, _ = _analyse(img, float(die_size) if die_size else None)
+    found, unread = _confirm(sc, found, candidates)
     _check(sc, found)
     _side_faces(sc, found)
     s = sc.scale
@@ -481,25 +601,21 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
         for die in sorted(found, key=lambda d: (d.fit.centre[1], d.fit.centre[0]))
     )
     reason = ""
-    problems = [die for die in found if die.problem]
+    problems = [die for die in (*found, *unread) if die.problem]
+    count = len(found) + len(unread)
     if problems:
         kind = min((d.problem for d in problems), key=_REASON_ORDER.index)
         die = next(d for d in problems if d.problem == kind)
         where = f"({die.fit.centre[0] / s:.0f}, {die.fit.centre[1] / s:.0f})"
-        detail = {
-            "blur": f"pips blurred at {where}",
-            "edge": f"die cut by the frame edge at {where}",
-            "cocked": f"die at {where} is not flat",
-            "ambiguous": f"pips of the die at {where} do not fit one face cleanly",
+        detail = die.detail or {
+            "blur": "pips blurred at {where}",
+            "edge": "die cut by the frame edge at {where}",
+            "cocked": "die at {where} is not flat",
+            "ambiguous": "pips of the die at {where} do not fit one face cleanly",
         }[kind]
-        reason = f"{kind}: {detail}"
-    elif dice is not None and len(found) != dice:
-        reason = f"wrong-count: expected {dice} dice, found {len(found)}"
-    elif dice is None and unfit:
-        members = unfit[0]
-        x = float(np.mean(sc.pips.x[members])) / s
-        y = float(np.mean(sc.pips.y[members])) / s
-        reason = f"ambiguous: {len(members)} pips near ({x:.0f}, {y:.0f}) fit no face"
+        reason = f"{kind}: {detail.format(where=where)}"
+    elif dice is not None and count != dice:
+        reason = f"wrong-count: expected {dice} dice, found {count}"
     elif not found and dice != 0:
         reason = (
             "blur: the frame is smeared, no pips sharp enough to read"

@@ -105,12 +105,14 @@ def _wait_for_enter(message: str) -> None:
 @click.option("--data-dir", "data_dir_option", type=click.Path(file_okay=False),
               help="Data directory (overrides the group option).")
 @click.option("--yes", "-y", is_flag=True, help="Don't ask before taking frames.")
+@click.option("--force", is_flag=True,
+              help="Replace an existing calibration even when this one reads unsure.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @click.pass_context
 def calibrate(ctx: click.Context, empty_paths: tuple[str, ...], dice_paths: tuple[str, ...],
               source: str | None, count: int, shots: int, tray: str | None, ledge: str | None,
               size: str | None, out: str | None, data_dir_option: str | None, yes: bool,
-              as_json: bool) -> None:
+              force: bool, as_json: bool) -> None:
     """Calibrate the camera: find the tray, learn the dice, check they read right."""
     from dicetray.vision.calibration import build_calibration, calibrate_source
     from dicetray.vision.frames import open_source, read_image
@@ -135,10 +137,13 @@ def calibrate(ctx: click.Context, empty_paths: tuple[str, ...], dice_paths: tupl
         obj = ctx.find_object(dict) or {}
         target = Path(out) if out else ensure_data_dir(
             data_dir_option or obj.get("data_dir")) / CALIBRATION_FILE
-        calibration.save(target)
+        kept = report.status != "ok" and target.exists() and not force
+        if not kept:
+            calibration.save(target)
     if as_json:
         click.echo(json.dumps({
             "calibration": str(target),
+            "written": not kept,
             "status": report.status,
             "dice_found": list(report.dice_found),
             "readings": [r.to_json() for r in report.readings],
@@ -154,4 +159,8 @@ def calibrate(ctx: click.Context, empty_paths: tuple[str, ...], dice_paths: tupl
     for name, corners in (("tray", calibration.tray), ("ledge", calibration.ledge)):
         where = " ".join(f"{x:.0f},{y:.0f}" for x, y in corners) if corners else "none"
         click.echo(f"{name} corners: {where}")
-    click.echo(f"calibration written to {target}")
+    if kept:
+        click.echo(f"calibration NOT written: {target} is kept, as this one reads unsure "
+                   "(fix the problems above, or --force to replace it)")
+    else:
+        click.echo(f"calibration written to {target}")

@@ -14,11 +14,13 @@ from typing import Any
 
 import click
 
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+from dicetray.firmware.commands.options import data_dir_option
 
 
 def _annotate_path(out: Path, image: Path, many: bool) -> Path:
     """Where the annotated copy of ``image`` goes: ``out`` itself, or inside it as a folder."""
+    from dicetray.vision.frames import IMAGE_SUFFIXES
+
     if out.suffix.lower() in IMAGE_SUFFIXES and not out.is_dir():
         if many:
             raise click.UsageError("--annotate must be a folder when reading several images")
@@ -67,6 +69,7 @@ def read(
 
     from dicetray.vision import read as read_frame
     from dicetray.vision.annotate import annotate as draw
+    from dicetray.vision.errors import VisionError
 
     cal = _load_calibration(calibration)
     failed = 0
@@ -79,9 +82,17 @@ def read(
             if as_json:
                 click.echo(json.dumps({"image": name, "error": why}))
             else:
-                click.echo(f"{name}: error ({why})", err=False)
+                click.echo(f"{name}: error ({why})")
             continue
-        reading = read_frame(frame, cal, dice)
+        try:
+            reading = read_frame(frame, cal, dice)
+        except VisionError as exc:
+            failed += 1
+            if as_json:
+                click.echo(json.dumps({"image": name, "error": str(exc)}))
+            else:
+                click.echo(f"{name}: error ({exc})")
+            continue
         if as_json:
             click.echo(json.dumps(reading.to_json(name)))
         elif reading.ok:
@@ -94,3 +105,7 @@ def read(
                 raise click.ClickException(f"could not write the annotated image {target}")
     if failed:
         raise click.ClickException(f"{failed} of {len(images)} image(s) could not be read")
+
+
+read.params.append(data_dir_option("read keeps nothing there; a calibration is given with "
+                                   "--calibration"))

@@ -133,3 +133,19 @@ def test_frames_without_a_tray_are_refused(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "Error: could not find the tray" in result.output
     assert not (tmp_path / "c.json").exists()
+
+
+def test_an_unsure_calibration_never_replaces_a_good_one(photos, tmp_path: Path) -> None:
+    target = tmp_path / "c.json"
+    good = CliRunner().invoke(main, ["calibrate", "--out", str(target), *_args(photos)])
+    assert good.exit_code == 0 and "calibration written" in good.output
+    before = target.read_bytes()
+    # four dice expected where five lie: the reading is unsure
+    unsure = CliRunner().invoke(main, ["calibrate", "--count", "4", "--json", "--out",
+                                       str(target), *_args(photos)])
+    report = json.loads(unsure.output)
+    assert report["status"] == "unsure" and report["written"] is False
+    assert target.read_bytes() == before
+    forced = CliRunner().invoke(main, ["calibrate", "--count", "4", "--force", "--out",
+                                       str(target), *_args(photos)])
+    assert "calibration written" in forced.output

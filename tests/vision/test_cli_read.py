@@ -78,3 +78,22 @@ def test_bad_calibration_is_a_clear_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["read", "--calibration", str(bad), str(a)])
     assert result.exit_code != 0
     assert "Traceback" not in result.output and "cal.json" in result.output
+
+
+def test_a_photo_of_another_size_than_the_calibration_is_an_error_line(tmp_path: Path) -> None:
+    from dicetray.vision.calibration import Calibration
+
+    a = _photo(tmp_path / "a.png", [2, 5])
+    cal = tmp_path / "cal.json"
+    square = ((10.0, 10.0), (1270.0, 10.0), (1270.0, 950.0), (10.0, 950.0))
+    Calibration(image_size=(1280, 960), tray=square, ledge=None, die_size=70.0).save(cal)
+    result = CliRunner().invoke(main, ["read", "--calibration", str(cal), str(a)])
+    assert result.exit_code == 1
+    assert f"{a}: error (the frame is 640x480 but the calibration is for 1280x960" in result.output
+
+
+def test_data_dir_after_the_command_is_taken(tmp_path: Path) -> None:
+    a = _photo(tmp_path / "a.png", [3])
+    result = CliRunner().invoke(main, ["read", "--data-dir", str(tmp_path / "d"), str(a)])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"{a}: ok 3\n"
