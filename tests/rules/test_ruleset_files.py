@@ -122,11 +122,12 @@ def test_house_rule_example() -> None:
     assert ours.upper_bonus is not None and ours.upper_bonus.threshold == 60
 
 
-class TestDoc:
-    @pytest.fixture(scope="class")
-    def doc(self) -> str:
-        return DOC.read_text(encoding="utf-8")
+@pytest.fixture(scope="module")
+def doc() -> str:
+    return DOC.read_text(encoding="utf-8")
 
+
+class TestDoc:
     @pytest.mark.parametrize("name", ["exercism-yacht", "yatzy-kata", "our-kniffel"])
     def test_fixtures_are_shown_verbatim(self, doc: str, name: str) -> None:
         text = (FIXTURES / f"{name}.toml").read_text(encoding="utf-8")
