@@ -233,6 +233,15 @@ def _af_manual() -> Any:
 # -- OpenCV camera -------------------------------------------------------------------------
 
 
+def _log_level_functions(cv2: Any) -> tuple[Callable[[], int], Callable[[int], None]]:
+    """OpenCV's get/set log level: in ``cv2.utils.logging`` from 4.8, top-level before
+    (Raspberry Pi OS Bookworm ships 4.6)."""
+    logging = getattr(cv2.utils, "logging", None)
+    if logging is not None:
+        return logging.getLogLevel, logging.setLogLevel
+    return cv2.getLogLevel, cv2.setLogLevel
+
+
 class OpenCVCameraSource(FrameSource):
     """A USB webcam (device index or path) or a video file, through ``cv2.VideoCapture``.
 
@@ -251,14 +260,15 @@ class OpenCVCameraSource(FrameSource):
         self._device = device
         self._file = isinstance(device, str) and Path(device).is_file()
         # OpenCV logs its own warnings when a camera is missing; the CameraError says it
-        quiet = cv2.utils.logging.getLogLevel()
-        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+        get_level, set_level = _log_level_functions(cv2)
+        quiet = get_level()
+        set_level(0)  # silent
         try:
             self._capture = factory(device)
         except Exception as exc:
             raise CameraError(f"opencv: cannot open {device!r} ({exc})") from exc
         finally:
-            cv2.utils.logging.setLogLevel(quiet)
+            set_level(quiet)
         if not self._capture.isOpened():
             self._capture.release()
             raise CameraError(f"opencv: VideoCapture({device!r}) could not be opened "
