@@ -129,9 +129,12 @@ def calibrate(ctx: click.Context, empty_paths: tuple[str, ...], dice_paths: tupl
                 calibration, report = calibrate_source(
                     frames, frames=shots, dice=count, ask=None if yes else _wait_for_enter,
                     tray=tray_points, ledge=ledge_points)
+            names = [f"{source} frame {i}" for i in range(1, len(report.readings) + 1)]
         else:
             empty = [read_image(p) for p in _image_files(empty_paths)]
-            dice_frames = [read_image(p) for p in _image_files(dice_paths)]
+            dice_files = _image_files(dice_paths)
+            dice_frames = [read_image(p) for p in dice_files]
+            names = [str(p) for p in dice_files]
             calibration, report = build_calibration(empty, dice_frames, tray=tray_points,
                                                     ledge=ledge_points, dice=count)
         obj = ctx.find_object(dict) or {}
@@ -146,7 +149,8 @@ def calibrate(ctx: click.Context, empty_paths: tuple[str, ...], dice_paths: tupl
             "written": not kept,
             "status": report.status,
             "dice_found": list(report.dice_found),
-            "readings": [r.to_json() for r in report.readings],
+            "readings": [r.to_json(name) for r, name in zip(report.readings, names,
+                                                              strict=False)],
             "problems": list(report.problems),
             "die_size": round(calibration.die_size, 1),
             "tray": [list(p) for p in calibration.tray],

@@ -57,6 +57,7 @@ def test_data_dir_from_the_environment_and_json_report(photos, tmp_path: Path) -
     report = json.loads(result.output)
     assert report["calibration"] == str(tmp_path / "data" / "calibration.json")
     assert report["dice_found"] == [5, 5] and len(report["readings"]) == 2
+    assert [r["image"] for r in report["readings"]] == [str(p) for p in photos["dice"]]
     assert report["status"] in ("ok", "unsure")
 
 
@@ -149,3 +150,12 @@ def test_an_unsure_calibration_never_replaces_a_good_one(photos, tmp_path: Path)
     forced = CliRunner().invoke(main, ["calibrate", "--count", "4", "--force", "--out",
                                        str(target), *_args(photos)])
     assert "calibration written" in forced.output
+
+
+def test_json_readings_name_their_frames_from_a_source(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["calibrate", "--source", "sim:5", "--size", "320x240",
+                                       "--frames", "2", "--json", "--out",
+                                       str(tmp_path / "c.json")])
+    assert result.exit_code == 0, result.output
+    names = [r["image"] for r in json.loads(result.output)["readings"]]
+    assert names == ["sim:5 frame 1", "sim:5 frame 2"]
