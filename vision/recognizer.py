@@ -186,29 +186,29 @@ def _pip_size(sc: _Scene, found: list[_Die]) -> float | None:
     return float(np.median(np.concatenate(d))) if d else None
 
 
-def _analyse(img: np.ndarray, die_size: float | None) -> tuple[_Scene, list[_Die], list]:
+def _analyse(img: np.ndarray, die_size: float | None) -> tuple[_Scene, list[_Die]]:
     """Pick the working scale (from the calibration or the dice) and read the dice there."""
     h, w = img.shape[:2]
     if die_size:
         sc = _scene(img, min(MAX_UPSCALE, WORK_PIP / (0.17 * die_size)))
-        return (sc, *_dice(sc))
-    tried: list[tuple[_Scene, list[_Die], list]] = []
+        return sc, _dice(sc)
+    tried: list[tuple[_Scene, list[_Die]]] = []
     for side in (COARSE_SIDE, FINE_SIDE):
         s = min(1.0, side / max(h, w))
         if tried and abs(s - tried[-1][0].scale) < 1e-6:
             break
         sc = _scene(img, s)
-        tried.append((sc, *_dice(sc)))
+        tried.append((sc, _dice(sc)))
     # the scale at which most faces show two or more pips is the one that resolves them
-    sc, found, unfit = max(tried, key=lambda t: sum(len(d.pips) >= 2 for d in t[1]))
+    sc, found = max(tried, key=lambda t: sum(len(d.pips) >= 2 for d in t[1]))
     d = _pip_size(sc, found)
     if d is None:
-        return sc, found, unfit
+        return sc, found
     better = min(1.0, sc.scale * WORK_PIP / d)
     if abs(better / sc.scale - 1.0) < 0.25:
-        return sc, found, unfit
+        return sc, found
     sc = _scene(img, better)
-    return (sc, *_dice(sc))
+    return sc, _dice(sc)
 
 
 def _links(sc: _Scene) -> list[list[int]]:
@@ -265,15 +265,6 @@ def _single_ok(sc: _Scene, i: int, a: float) -> tuple[bool, np.ndarray, np.ndarr
     return is_face, contrast, dist_out
 
 
-def _beside(p: Pips, members: list[int], found: list[_Die]) -> bool:
-    cx, cy = float(np.mean(p.x[members])), float(np.mean(p.y[members]))
-    return any(
-        math.hypot(cx - die.fit.centre[0], cy - die.fit.centre[1])
-        <= 1.3 * 2 * HALF_EDGE * die.offset
-        for die in found
-    )
-
-
 def _without_side_faces(p: Pips, found: list[_Die]) -> list[_Die]:
     """Drop faces whose pips are clearly more oval than the round pips right beside them.
 
@@ -293,10 +284,10 @@ def _without_side_faces(p: Pips, found: list[_Die]) -> list[_Die]:
     return keep
 
 
-def _dice(sc: _Scene) -> tuple[list[_Die], list[list[int]]]:
+def _dice(sc: _Scene) -> list[_Die]:
+    """The faces the pips make (groups that fit no layout are left to the detector's dice)."""
     p = sc.pips
     found: list[_Die] = []
-    unfit: list[list[int]] = []
     singles: list[int] = []
 
     def accept(idx: list[int], fit: LayoutFit) -> bool:
@@ -323,7 +314,6 @@ def _dice(sc: _Scene) -> tuple[list[_Die], list[list[int]]]:
             lambda face, other, m=members: side([m[k] for k in face], [m[k] for k in other]),
         )
         if fits is None:
-            unfit.append(members)
             continue
         for local, fit in fits:
             idx = [members[k] for k in local]
@@ -333,8 +323,6 @@ def _dice(sc: _Scene) -> tuple[list[_Die], list[list[int]]]:
     a_per_d = float(np.median(ratios)) if ratios else 1.9
     ref_d = float(np.median(np.concatenate([p.d[die.pips] for die in found]))) if found else None
     found = _without_side_faces(p, found)
-    # pips that fit no face beside a face that was read are its side faces, seen at an angle
-    unfit = [m for m in unfit if not _beside(p, m, found)]
     for i in singles:
         if p.elong[i] > 1.8 or (ref_d is not None and p.d[i] < 0.8 * ref_d):
             continue
@@ -347,7 +335,7 @@ def _dice(sc: _Scene) -> tuple[list[_Die], list[list[int]]]:
         if contrast.max() > 0.45 * p.peak[i]:
             die.problem = "ambiguous"
         found.append(die)
-    return found, unfit
+    return found
 
 
 def _candidate_size(candidates: list[Candidate]) -> float | None:
@@ -583,7 +571,7 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
     _check_size(img, calibration)
     candidates = detect(img)
     die_size = getattr(calibration, "die_size", None) or _candidate_size(candidates)
-    sc, found, _ = _analyse(img, float(die_size) if die_size else None)
+    sc, found = _analyse(img, float(die_size) if die_size else None)
     found, unread = _confirm(sc, found, candidates)
     _check(sc, found)
     _side_faces(sc, found)
