@@ -41,6 +41,14 @@ def _load_calibration(path: str | None) -> Any:
         raise click.ClickException(str(exc)) from None
 
 
+def _error_line(image: str, why: str, as_json: bool) -> None:
+    """The line for an image that could not be read (the other images go on)."""
+    if as_json:
+        click.echo(json.dumps({"image": image, "error": why}))
+    else:
+        click.echo(f"{image}: error ({why})")
+
+
 @click.command("read")
 @click.argument("images", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--dice", type=click.IntRange(min=0), default=None, help="Number of dice expected.")
@@ -78,20 +86,14 @@ def read(
         frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
         if frame is None:
             failed += 1
-            why = "no such file" if not path.exists() else "not a readable image"
-            if as_json:
-                click.echo(json.dumps({"image": name, "error": why}))
-            else:
-                click.echo(f"{name}: error ({why})")
+            _error_line(name, "no such file" if not path.exists() else "not a readable image",
+                        as_json)
             continue
         try:
             reading = read_frame(frame, cal, dice)
         except VisionError as exc:
             failed += 1
-            if as_json:
-                click.echo(json.dumps({"image": name, "error": str(exc)}))
-            else:
-                click.echo(f"{name}: error ({exc})")
+            _error_line(name, str(exc), as_json)
             continue
         if as_json:
             click.echo(json.dumps(reading.to_json(name)))
