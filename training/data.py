@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from dicetray.vision.render import Camera, _pose, _silhouette, render  # noqa: E402
+from dicetray.vision.render import Camera, FrameTruth, _pose, _silhouette, render  # noqa: E402
 from dicetray.vision.scene import STYLES, CameraPose, DiceStyle, Look, random_scene  # noqa: E402
 
 #: Size the frames are rendered at, and the detector's input size (long side 320).
@@ -60,6 +60,14 @@ def random_style(rng: np.random.Generator) -> DiceStyle:
         pip = _random_colour(rng, 190, 255)
         if rng.random() < 0.2:  # gold or coloured pips
             pip = (int(rng.integers(0, 120)), int(rng.integers(150, 230)), 230)
+    if rng.random() < 0.25:  # pips of any hue, as long as they stand out from the body
+        for _ in range(10):
+            hue, sat, val = rng.integers(0, 180), rng.integers(120, 256), rng.integers(60, 256)
+            hsv = np.uint8([[[hue, sat, val]]])
+            cand = tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
+            if max(abs(a - b) for a, b in zip(cand, body, strict=True)) >= 110:
+                pip = cand
+                break
     opacity = float(rng.uniform(0.65, 0.9)) if rng.random() < 0.15 else 1.0
     return DiceStyle("random", body, pip, opacity=opacity, gloss=float(rng.uniform(0.1, 0.7)))
 
@@ -128,7 +136,7 @@ def _dice_mask(scene, size: tuple[int, int]) -> np.ndarray:
     return mask.astype(np.float32)[..., None] / 255
 
 
-def _camera_faults(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+def camera_faults(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     image = image * rng.uniform(0.85, 1.15, 3)[None, None, :] + rng.uniform(-20, 20)
     if rng.random() < 0.3:
         gamma = rng.uniform(0.7, 1.4)
@@ -143,8 +151,9 @@ def _camera_faults(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     return frame
 
 
-def sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """One training frame at :data:`INPUT_SIZE` and its dice ``(x, y, size, kind)``."""
+def compose(seed: int) -> tuple[np.random.Generator, np.ndarray, FrameTruth]:
+    """A float32 BGR frame at :data:`RENDER_SIZE` (before camera faults), its truth, and the
+    generator to go on drawing from."""
     rng = np.random.default_rng(seed)
     n = int(rng.choice([1, 2, 3, 4, 5, 5, 5, 6, 8, 10, 14, 20, 25]))
     big = n > 8
@@ -179,13 +188,35 @@ def sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
                         / (empty.mean(axis=2, keepdims=True) + 4), 0.2, 1.1)
         floor = procedural_floor(rng, RENDER_SIZE)
         image = image * mask + floor * shade * (1 - mask)
+    if rng.random() < 0.25:  # marbled or swirled dice
+        image = _marble(rng, image, _dice_mask(scene, RENDER_SIZE))
+    return rng, image, truth
+
+
+def _marble(rng: np.random.Generator, image: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Swirls of a second colour over the dice (pips too, but faintly enough to keep them)."""
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, math.pi)
+    warp = cv2.resize(rng.normal(0, 1, (6, 8)).astype(np.float32), (w, h),
+                      interpolation=cv2.INTER_CUBIC) * rng.uniform(10, 40)
+    t = (xs * math.cos(angle) + ys * math.sin(angle) + warp) / rng.uniform(4, 15)
+    swirl = (0.5 + 0.5 * np.sin(t)) ** rng.uniform(1, 4)
+    alpha = (swirl * rng.uniform(0.25, 0.5))[..., None] * mask
+    colour = np.array(_random_colour(rng), np.float32)[None, None, :]
+    return image * (1 - alpha) + colour * alpha
+
+
+def sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """One training frame at :data:`INPUT_SIZE` and its dice ``(x, y, size, kind)``."""
+    rng, image, truth = compose(seed)
     # a window of the frame, so dice span from a few pixels to a third of the input
     k = float(np.exp(rng.uniform(np.log(0.3), 0)))
     cw, ch = RENDER_SIZE[0] * k, RENDER_SIZE[1] * k
     x0, y0 = rng.uniform(0, RENDER_SIZE[0] - cw), rng.uniform(0, RENDER_SIZE[1] - ch)
     s = INPUT_SIZE[0] / cw
     warp = np.float32([[s, 0, -x0 * s], [0, s, -y0 * s]])
-    faulty = _camera_faults(rng, image)
+    faulty = camera_faults(rng, image)
     small = cv2.warpAffine(faulty, warp, INPUT_SIZE, flags=cv2.INTER_AREA if s < 1
                            else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     rows = [((d.x - x0) * s, (d.y - y0) * s, d.size * s,

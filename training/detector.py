@@ -191,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args(argv)
+    args.out.parent.mkdir(parents=True, exist_ok=True)  # before hours of training, not after
     net = train(args.data, args.epochs, args.batch, args.threads)
     torch.save(net.state_dict(), args.out.with_suffix(".pt"))
     export(net, args.out)

@@ -1,4 +1,5 @@
-"""How well the dice detector finds the dice in the real labelled photos.
+"""How well the dice detector finds the dice in the real labelled photos (and the face
+classifier reads them).
 
 Each photo's labelled boxes are matched to the detector's candidates (a candidate
 inside a box, nearest first, one each): recall = boxes found, precision = candidates
@@ -7,6 +8,7 @@ trained on rendered frames only, carries over to real ones.
 
     python3 -m training.evaluate                  # both sets
     python3 -m training.evaluate --threshold 0.4 --sets nell-byler
+    python3 -m training.evaluate --faces 0.9      # the face classifier on the dice found
 """
 
 from __future__ import annotations
@@ -25,13 +27,14 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.datasets import datasets_root, load_set  # noqa: E402
-from dicetray.vision.detector import THRESHOLD, detect  # noqa: E402
+from dicetray.vision.classifier import classify  # noqa: E402
+from dicetray.vision.detector import THRESHOLD, Candidate, detect  # noqa: E402
 
-Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in px
+Box = tuple[float, float, float, float, int]  # x0, y0, x1, y1 in px, value
 
 
 def boxes(set_name: str) -> dict[Path, list[Box]]:
-    """The labelled dice boxes per photo path."""
+    """The labelled dice boxes (and the value each shows) per photo path."""
     root = datasets_root() / set_name
     out: dict[Path, list[Box]] = defaultdict(list)
     if set_name == "nell-byler":
@@ -40,7 +43,7 @@ def boxes(set_name: str) -> dict[Path, list[Box]]:
                 w, h = float(row["width"]), float(row["height"])
                 out[root / "images" / row["filename"]].append(
                     (float(row["xmin"]) * w, float(row["ymin"]) * h,
-                     float(row["xmax"]) * w, float(row["ymax"]) * h))
+                     float(row["xmax"]) * w, float(row["ymax"]) * h, int(row["value"])))
         return out
     for photo in load_set(set_name):
         label = photo.path.with_suffix(".txt")
@@ -48,39 +51,77 @@ def boxes(set_name: str) -> dict[Path, list[Box]]:
         h, w = image.shape[:2]
         for line in label.read_text().split("\n"):
             if line.strip():
-                _, cx, cy, bw, bh = (float(v) for v in line.split())
+                k, cx, cy, bw, bh = (float(v) for v in line.split())
                 out[photo.path].append(((cx - bw / 2) * w, (cy - bh / 2) * h,
-                                        (cx + bw / 2) * w, (cy + bh / 2) * h))
+                                        (cx + bw / 2) * w, (cy + bh / 2) * h, int(k) + 1))
+    return out
+
+
+def matches(truth: list[Box], cands: list[Candidate]) -> list[tuple[Box, Candidate]]:
+    """Each labelled box with the candidate inside it nearest its centre (one each)."""
+    free = list(range(len(cands)))
+    out = []
+    for box in truth:
+        x0, y0, x1, y1, _ = box
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        inside = [i for i in free if x0 <= cands[i].x <= x1 and y0 <= cands[i].y <= y1]
+        if inside:
+            best = min(inside, key=lambda i: (cands[i].x - cx) ** 2 + (cands[i].y - cy) ** 2)
+            free.remove(best)
+            out.append((box, cands[best]))
     return out
 
 
 def evaluate(set_name: str, threshold: float) -> dict[str, float]:
-    found = labelled = claimed = right = 0
+    found = labelled = claimed = 0
     ratios = []
     for path, truth in boxes(set_name).items():
         cands = detect(cv2.imread(str(path)), threshold)
         labelled += len(truth)
         claimed += len(cands)
-        free = list(range(len(cands)))
-        for x0, y0, x1, y1 in truth:
-            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-            inside = [i for i in free
-                      if x0 <= cands[i].x <= x1 and y0 <= cands[i].y <= y1]
-            if inside:
-                best = min(inside, key=lambda i: (cands[i].x - cx) ** 2 + (cands[i].y - cy) ** 2)
-                free.remove(best)
-                found += 1
-                right += 1
-                ratios.append(cands[best].size / max(x1 - x0, y1 - y0))
-    return {"recall": found / max(labelled, 1), "precision": right / max(claimed, 1),
+        pairs = matches(truth, cands)
+        found += len(pairs)
+        ratios += [c.size / max(b[2] - b[0], b[3] - b[1]) for b, c in pairs]
+    return {"recall": found / max(labelled, 1), "precision": found / max(claimed, 1),
             "dice": labelled, "size_ratio": float(np.median(ratios)) if ratios else 0.0}
+
+
+def faces(set_name: str, sure: float) -> dict[str, float]:
+    """The face classifier on each labelled die the detector found, at the detector's
+    centre and size: right overall, and how many it is ``sure`` of and how many of those
+    are right."""
+    total = right = confident = confident_right = 0
+    for path, truth in boxes(set_name).items():
+        image = cv2.imread(str(path))
+        picked = [((c.x, c.y, c.size), box[4]) for box, c in matches(truth, detect(image))]
+        if not picked:
+            continue
+        probs = classify(image, [p[0] for p in picked])
+        for (_, value), p in zip(picked, probs, strict=True):
+            total += 1
+            right += int(np.argmax(p)) == value
+            if float(p.max()) >= sure:
+                confident += 1
+                confident_right += int(np.argmax(p)) == value
+    return {"dice": total, "right": right / max(total, 1), "sure": confident / max(total, 1),
+            "sure_right": confident_right / max(confident, 1)}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sets", default="matteop65,nell-byler")
     parser.add_argument("--threshold", type=float, default=THRESHOLD)
+    parser.add_argument("--faces", type=float, metavar="SURE",
+                        help="measure the face classifier instead (SURE: its least probability)")
     args = parser.parse_args(argv)
+    if args.faces is not None:
+        print(f"| set | dice found | read right | sure (p >= {args.faces}) | sure and right |")
+        print("| --- | ---: | ---: | ---: | ---: |")
+        for name in args.sets.split(","):
+            r = faces(name, args.faces)
+            print(f"| {name} | {r['dice']} | {r['right']:.1%} | {r['sure']:.1%} "
+                  f"| {r['sure_right']:.1%} |")
+        return 0
     print(f"| set | labelled dice | found (recall) | candidates that are dice (precision) "
           f"| size ÷ box side |  (threshold {args.threshold})")
     print("| --- | ---: | ---: | ---: | ---: |")

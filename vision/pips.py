@@ -16,6 +16,7 @@ little larger than a pip keeps exactly the blobs smaller than it.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import cv2
@@ -57,6 +58,24 @@ class Pips:
 
     def __len__(self) -> int:
         return len(self.x)
+
+    @classmethod
+    def empty(cls) -> Pips:
+        """No candidates."""
+        none = np.zeros(0)
+        return cls(none, none, none, none, np.zeros(0, bool), none, none)
+
+    @classmethod
+    def join(cls, parts: list[Pips]) -> Pips:
+        """The candidates of several sets as one."""
+        if not parts:
+            return cls.empty()
+        return cls(*(np.concatenate([getattr(p, f) for p in parts])
+                     for f in cls.__dataclass_fields__))
+
+    def shifted(self, dx: float, dy: float) -> Pips:
+        """The same candidates moved by (dx, dy)."""
+        return dataclasses.replace(self, x=self.x + dx, y=self.y + dy)
 
     def take(self, index: np.ndarray) -> Pips:
         """The candidates at ``index`` (bool mask or integer indices)."""
@@ -154,8 +173,7 @@ def find_pips(image: np.ndarray, kernel: int, maps: PipMaps | None = None) -> Pi
         for col, arr in zip(cols, found, strict=False):
             col.append(arr)
     if not cols[0]:
-        empty = np.zeros(0)
-        return Pips(empty, empty, empty, empty, np.zeros(0, bool), empty, empty)
+        return Pips.empty()
     x, y, d, peak, dark, elong, fill = (np.concatenate(c) for c in cols)
     round_ = (elong <= 2.2) & (fill >= 0.6) & (fill <= 1.35) & (d <= 0.85 * kernel)
     pips = Pips(x, y, d, peak, dark.astype(bool), elong, fill)

@@ -3,7 +3,8 @@
 Steps, all on a working copy scaled so pips are a few pixels wide:
 
 1. the dice detector (:mod:`dicetray.vision.detector`) says where the dice are, how big,
-   and which lean or move; their size sets the working scale;
+   and which lean or move; their size sets the working scale, and only the windows
+   around them are read;
 2. pip candidates of both polarities (:mod:`dicetray.vision.pips`), kept only when
    the ring around them is evenly face-coloured;
 3. pips grouped into faces by polarity, size, distance and an unbroken run of face
@@ -15,7 +16,11 @@ Steps, all on a working copy scaled so pips are a few pixels wide:
    shadow never become a die); a die found with no face read is read from the pips
    nearest its centre, or refused when it shows pips that fit no face;
 6. refusals: a face cut by the frame edge, a die leaning or moving, a face far from
-   square compared with the others (cocked die), blurred pips, the wrong number of dice.
+   square compared with the others (cocked die), blurred pips, the wrong number of dice;
+7. a second opinion (:mod:`dicetray.vision.classifier`): a small network reads each
+   die's crop as a whole; where it reads another value than the pips, the die is
+   refused; a die the pips could not read it reads alone when sure, and a find without
+   pips it calls a moving or leaning die is refused.
 
 >>> import numpy as np, cv2
 >>> tray = np.full((240, 320, 3), (60, 110, 40), np.uint8)
@@ -37,6 +42,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from dicetray.vision.classifier import CLASSES, classify
 from dicetray.vision.detector import Candidate, detect
 from dicetray.vision.errors import FrameError
 from dicetray.vision.faces import fit_or_split, groups, linkable
@@ -66,6 +72,9 @@ SPOT_OFF = 0.3
 SURE_DIE = 0.5
 #: Largest pip-to-pip distance on one face, in pip diameters.
 MAX_LINK = 7.0
+#: Half-side of the window read around each die the detector found, in die edges (the
+#: die, its side faces and room for the pips of a die the detector sized too small).
+WINDOW = 1.3
 
 
 def _check_frame(frame: Any) -> np.ndarray:
@@ -96,14 +105,6 @@ def _odd(v: float) -> int:
     return max(3, round(v) | 1)
 
 
-def _resize(img: np.ndarray, s: float) -> np.ndarray:
-    if abs(s - 1.0) < 1e-3:
-        return img
-    h, w = img.shape[:2]
-    size = (max(1, round(w * s)), max(1, round(h * s)))
-    return cv2.resize(img, size, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
-
-
 def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     h, w = img.shape[:2]
     xi = np.clip(np.rint(x), 0, w - 1).astype(np.intp)
@@ -120,10 +121,10 @@ def _ring(pips: Pips, radius: np.ndarray, count: int = 12) -> tuple[np.ndarray, 
 
 @dataclass
 class _Scene:
-    """The working image and everything derived from it for one frame."""
+    """The working image and everything derived from it for one frame (or, when the
+    detector has found the dice, for the windows around them; elsewhere all is zero)."""
 
-    work: np.ndarray
-    colour: np.ndarray  # float32 BGR
+    work: np.ndarray  # BGR, uint8
     scale: float
     pips: Pips
     face: np.ndarray  # per pip BGR face colour
@@ -157,27 +158,69 @@ def _face_pips(work: np.ndarray, kernel: int) -> tuple[Pips, np.ndarray, Any]:
     return pips.take(ok), face[ok], maps
 
 
-def _scene(img: np.ndarray, s: float) -> _Scene:
-    work = _resize(img, s)
+Window = tuple[int, int, int, int]  # x0, y0, x1, y1 in working px
+
+
+def _windows(candidates: list[Candidate], s: float, shape: tuple[int, ...]) -> list[Window]:
+    """Working-image windows around the dice found, overlapping ones merged into one."""
+    h, w = round(shape[0] * s), round(shape[1] * s)
+    boxes = []
+    for c in candidates:
+        r = WINDOW * c.size * s
+        boxes.append([max(0, math.floor(c.x * s - r)), max(0, math.floor(c.y * s - r)),
+                      min(w, math.ceil(c.x * s + r)), min(h, math.ceil(c.y * s + r))])
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return [(x0, y0, x1, y1) for x0, y0, x1, y1 in boxes if x1 - x0 >= 8 and y1 - y0 >= 8]
+
+
+def _scene(img: np.ndarray, s: float, windows: list[Window] | None = None) -> _Scene:
+    """The scene at scale ``s``: of the whole frame, or only inside ``windows``."""
+    h, w = img.shape[:2]
+    size = (max(1, round(h * s)), max(1, round(w * s)))
+    if windows is None:
+        windows = [(0, 0, size[1], size[0])]
     kernel = _odd(2.2 * WORK_PIP)
-    pips, face, maps = _face_pips(work, kernel)
+    work = np.zeros((*size, 3), np.uint8)
+    parts = []
+    for x0, y0, x1, y1 in windows:
+        # the frame region that scales onto this window (to within half a working pixel)
+        sx0, sy0 = math.floor(x0 / s), math.floor(y0 / s)
+        sx1, sy1 = min(w, math.ceil(x1 / s)), min(h, math.ceil(y1 / s))
+        sub = cv2.resize(img[sy0:sy1, sx0:sx1], (x1 - x0, y1 - y0),
+                         interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+        work[y0:y1, x0:x1] = sub
+        pips, face, maps = _face_pips(sub, kernel)
+        parts.append((x0, y0, pips, face, maps))
+    pips = Pips.join([p.shifted(x0, y0) for x0, y0, p, _, _ in parts])
+    face = np.concatenate([f for *_, f, _ in parts]) if parts else np.zeros((0, 3), np.float32)
     dmed = float(np.median(pips.d)) if len(pips) else WORK_PIP
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_odd(0.7 * dmed),) * 2)
-    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
     box = (_odd(1.6 * dmed),) * 2
-    tensor = cv2.merge([cv2.boxFilter(g, -1, box) for g in (gx * gx, gy * gy, gx * gy)])
-    return _Scene(
-        work=work,
-        colour=work.astype(np.float32),
-        scale=s,
-        pips=pips,
-        face=face,
-        dark_max=cv2.dilate(maps.dark, k),
-        light_max=cv2.dilate(maps.light, k),
-        tensor=tensor,
-    )
+    dark_max = np.zeros(size, np.uint8)
+    light_max = np.zeros(size, np.uint8)
+    tensor = np.zeros((*size, 3), np.float32)
+    for x0, y0, _, _, maps in parts:
+        win = (slice(y0, y0 + maps.dark.shape[0]), slice(x0, x0 + maps.dark.shape[1]))
+        dark_max[win] = cv2.dilate(maps.dark, k)
+        light_max[win] = cv2.dilate(maps.light, k)
+        gray = cv2.cvtColor(work[win], cv2.COLOR_BGR2GRAY)
+        gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+        tensor[win] = cv2.merge([cv2.boxFilter(g, -1, box) for g in (gx * gx, gy * gy, gx * gy)])
+    return _Scene(work=work, scale=s, pips=pips, face=face, dark_max=dark_max,
+                  light_max=light_max, tensor=tensor)
 
 
 def _pip_size(sc: _Scene, found: list[_Die]) -> float | None:
@@ -186,11 +229,14 @@ def _pip_size(sc: _Scene, found: list[_Die]) -> float | None:
     return float(np.median(np.concatenate(d))) if d else None
 
 
-def _analyse(img: np.ndarray, die_size: float | None) -> tuple[_Scene, list[_Die]]:
-    """Pick the working scale (from the calibration or the dice) and read the dice there."""
+def _analyse(img: np.ndarray, die_size: float | None,
+             candidates: list[Candidate]) -> tuple[_Scene, list[_Die]]:
+    """Pick the working scale (from the calibration or the dice) and read the dice there:
+    only around the dice the detector found, when it found any."""
     h, w = img.shape[:2]
     if die_size:
-        sc = _scene(img, min(MAX_UPSCALE, WORK_PIP / (0.17 * die_size)))
+        s = min(MAX_UPSCALE, WORK_PIP / (0.17 * die_size))
+        sc = _scene(img, s, _windows(candidates, s, img.shape) if candidates else None)
         return sc, _dice(sc)
     tried: list[tuple[_Scene, list[_Die]]] = []
     for side in (COARSE_SIDE, FINE_SIDE):
@@ -227,7 +273,7 @@ def _links(sc: _Scene) -> list[list[int]]:
     on_pip = np.zeros(sc.work.shape[:2], np.uint8)
     for x, y, d in zip(p.x.tolist(), p.y.tolist(), p.d.tolist(), strict=True):
         cv2.circle(on_pip, (round(x), round(y)), round(d / 2 + 1.5), 1, -1)
-    ok = linkable(sc.colour, on_pip.astype(bool), p.x, p.y, sc.face, pairs, tol[cand])
+    ok = linkable(sc.work, on_pip.astype(bool), p.x, p.y, sc.face, pairs, tol[cand])
     return groups(n, pairs[ok])
 
 
@@ -241,6 +287,7 @@ class _Die:
     confidence: float
     problem: str = ""
     detail: str = ""  # the reason's words, with {where}, when not the usual ones
+    found: Candidate | None = None  # the detector's find this die is
 
 
 def _single_ok(sc: _Scene, i: int, a: float) -> tuple[bool, np.ndarray, np.ndarray]:
@@ -254,8 +301,8 @@ def _single_ok(sc: _Scene, i: int, a: float) -> tuple[bool, np.ndarray, np.ndarr
     contrast = _sample(sc.peak_map(bool(p.dark[i])), inner[:, 0], inner[:, 1]).astype(np.float32)
     on_face = np.stack([p.x[i] + 0.9 * a * np.cos(th), p.y[i] + 0.9 * a * np.sin(th)], 1)
     beyond = np.stack([p.x[i] + 2.8 * a * np.cos(th), p.y[i] + 2.8 * a * np.sin(th)], 1)
-    col_in = _sample(sc.colour, on_face[:, 0], on_face[:, 1])
-    col_out = _sample(sc.colour, beyond[:, 0], beyond[:, 1])
+    col_in = _sample(sc.work, on_face[:, 0], on_face[:, 1])
+    col_out = _sample(sc.work, beyond[:, 0], beyond[:, 1])
     dist_in = np.sqrt(((col_in - sc.face[i]) ** 2).sum(axis=1))
     dist_out = np.sqrt(((col_out - sc.face[i]) ** 2).sum(axis=1))
     # evenly face-coloured around the pip, and somewhere beyond the corners it ends
@@ -344,11 +391,13 @@ def _candidate_size(candidates: list[Candidate]) -> float | None:
 
 
 def _confirm(sc: _Scene, found: list[_Die],
-             candidates: list[Candidate]) -> tuple[list[_Die], list[_Die]]:
+             candidates: list[Candidate]) -> tuple[list[_Die], list[_Die], list[_Die]]:
     """Keep the faces that lie on a die the detector found; read the dice it found that
     no face was read on; drop faces beside a die (its side faces) or on no die at all.
 
-    Returns (dice, unread): ``unread`` holds a placeholder per die seen but not read.
+    Returns (dice, unread, bare): ``unread`` holds a placeholder per die seen but not
+    read, ``bare`` one per find that shows no pips (a die only if the face classifier
+    reads one).
     """
     s = sc.scale
     cx = np.array([c.x * s for c in candidates])
@@ -368,23 +417,26 @@ def _confirm(sc: _Scene, found: list[_Die],
     dice = []
     for i, j in match.items():
         die = found[i]
-        _mark_kind(die, candidates[j])
+        _attach(die, candidates[j])
         dice.append(die)
-    unread = []
+    unread, bare = [], []
     for j, cand in enumerate(candidates):
         if j in taken:
             continue
         die = _read_candidate(sc, cand)
-        _mark_kind(die, cand)
+        _attach(die, cand)
         if die.value:
             dice.append(die)
         elif cand.kind != "flat" or (die.pips and cand.score >= SURE_DIE):
             unread.append(die)  # a die seen but not read
-        # else no die: every face shows a pip, and a magnet or a button shows none
-    return dice, unread
+        else:
+            bare.append(die)  # every face shows a pip, and a magnet or a button shows none
+    return dice, unread, bare
 
 
-def _mark_kind(die: _Die, cand: Candidate) -> None:
+def _attach(die: _Die, cand: Candidate) -> None:
+    """Link a die to the detector's find, and mark a find that leans or moves."""
+    die.found = cand
     if cand.kind == "cocked":
         die.problem = "cocked"
     elif cand.kind == "moving":
@@ -434,6 +486,92 @@ def _face_of(p: Pips, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool)
             or math.hypot(*(fit.centre - centre)) > 0.6 * a):
         return None
     return _Die(fit.value, fit, fit.offset, idx.tolist(), dark, 1.0)
+
+
+#: Face classifier probability from which it reads a die the pips could not, or calls a
+#: find no readable die.
+NET_SURE = 0.8
+#: Classifier probability from which its value is shown for a die the pips read unsure.
+GUESS = 0.5
+#: Below this probability for the value the pips read, the classifier disagrees.
+NET_DOUBT = 0.2
+#: Detector score from which a find with no pips that the classifier calls a die with no
+#: readable face is refused (below it, such finds are mostly cables, keys and clips).
+BARE_SURE = 0.5
+#: ... and the classifier's least probability for it (cables and clips look unreadable too).
+BARE_UNREADABLE = 0.9
+_UNREADABLE, _NONE = CLASSES.index("unreadable"), CLASSES.index("none")
+
+
+def _second_opinion(img: np.ndarray, dice: list[_Die], unread: list[_Die],
+                    bare: list[_Die]) -> tuple[list[_Die], list[_Die]]:
+    """Ask the face classifier about every die found (see :mod:`dicetray.vision.classifier`).
+
+    A value the pips read that the classifier reads as another is put in doubt; a die
+    already in doubt shows the classifier's value when it is the likelier. A die the pips
+    could not read the classifier reads alone when it is sure (else it stays unread, or
+    shows the classifier's guess with an unsure answer). A find without pips is a die
+    only when the classifier is sure of it. Returns (dice, unread).
+    """
+    every = [d for d in (*dice, *unread, *bare) if d.found is not None]
+    if not every:
+        return dice, unread
+    # cropped where the detector saw the die (centring on the pips' fit was measured to
+    # make the classifier echo the pips' misreadings)
+    probs = classify(img, [(d.found.x, d.found.y, d.found.size) for d in every])
+    seen = {id(d): p for d, p in zip(every, probs, strict=True)}
+    h, w = img.shape[:2]
+    for die in dice:
+        p = seen.get(id(die))
+        if p is None:
+            continue
+        if die.problem:  # unsure anyway: show the likelier value of the two opinions
+            guess = 1 + int(np.argmax(p[1:7]))
+            if float(p[guess]) >= GUESS:
+                die.value = guess
+            continue
+        die.confidence = min(die.confidence, float(p[die.value]))
+        best = int(np.argmax(p))
+        # a die it calls unreadable or no die is left to the pips: on real photos an
+        # angled view of a flat die can look like a leaning one
+        if float(p[die.value]) < NET_DOUBT and best not in (_UNREADABLE, _NONE):
+            _doubt(die, best)
+    kept = []
+    pipless = {id(d) for d in bare}
+    for die in (*unread, *bare):
+        p = seen[id(die)]
+        best = int(np.argmax(p))
+        sure = float(p[best]) >= NET_SURE
+        cand = die.found
+        assert cand is not None
+        if id(die) in pipless and (not sure or best == _NONE or (best == _UNREADABLE and (
+                cand.score < BARE_SURE or float(p[best]) < BARE_UNREADABLE))):
+            continue  # no die: every face shows a pip, and a magnet or a button shows none
+        if best in (_UNREADABLE, _NONE):
+            if best == _UNREADABLE:
+                _doubt(die, best)
+            kept.append(die)
+            continue
+        die.value, die.confidence = best, float(p[best])
+        half = cand.size / 2
+        if not (half <= cand.x <= w - 1 - half and half <= cand.y <= h - 1 - half):
+            die.problem = "edge"
+        elif sure and die.problem == "ambiguous":
+            die.problem, die.detail = "", ""
+        dice.append(die)  # read, or unsure with the classifier's best guess
+    return dice, kept
+
+
+def _doubt(die: _Die, seen: int) -> None:
+    """Mark a die whose face the classifier reads otherwise (``seen``: its best class)."""
+    if seen == _UNREADABLE:
+        moving = die.found is not None and die.found.kind == "moving"
+        die.problem = die.problem if die.problem in ("blur", "cocked") else (
+            "blur" if moving else "cocked")
+        die.detail = "die at {where} is leaning or moving: no face can be read"
+    else:
+        die.problem = "ambiguous"
+        die.detail = f"die at {{where}}: its pips read {die.value} but it looks like a {seen}"
 
 
 def _check(sc: _Scene, dice: list[_Die]) -> None:
@@ -571,10 +709,11 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
     _check_size(img, calibration)
     candidates = detect(img)
     die_size = getattr(calibration, "die_size", None) or _candidate_size(candidates)
-    sc, found = _analyse(img, float(die_size) if die_size else None)
-    found, unread = _confirm(sc, found, candidates)
+    sc, found = _analyse(img, float(die_size) if die_size else None, candidates)
+    found, unread, bare = _confirm(sc, found, candidates)
     _check(sc, found)
     _side_faces(sc, found)
+    found, unread = _second_opinion(img, found, unread, bare)
     s = sc.scale
     readings = tuple(
         DieReading(

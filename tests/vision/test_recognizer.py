@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 from dicetray.vision import DieReading, Reading, read
+from dicetray.vision.detector import Candidate
 from dicetray.vision.errors import FrameError
 from dicetray.vision.layouts import LAYOUTS
+from dicetray.vision.recognizer import _windows
 from dicetray.vision.render import render
 from dicetray.vision.scene import random_scene
 
@@ -126,6 +128,24 @@ class TestRenderedRefusals:
         a, b = scene.dice
         frame, _ = render(scene.with_dice([a, replace(b, motion=(12.0, 5.0), spin=30.0)]))
         assert not read(frame, dice=2).ok
+        # and without the count: a smeared die with no pip to see is still a die
+        roll = read(frame)
+        assert not roll.ok and roll.kind in ("blur", "cocked"), roll.reason
+
+
+class TestWindows:
+    def test_each_die_gets_a_window_and_touching_dice_share_one(self) -> None:
+        found = [Candidate(100, 100, 40, 0.9, "flat"), Candidate(135, 100, 40, 0.9, "flat"),
+                 Candidate(400, 300, 40, 0.9, "flat")]
+        windows = _windows(found, 0.5, (480, 640, 3))
+        assert len(windows) == 2
+        (x0, y0, x1, y1), far = sorted(windows)
+        assert x0 <= 50 - 26 and x1 >= 67 + 26 and y0 <= 50 - 26 and y1 >= 50 + 26
+        assert far == (174, 124, 226, 176)
+
+    def test_windows_stay_inside_the_frame(self) -> None:
+        (window,) = _windows([Candidate(5, 470, 60, 0.9, "flat")], 1.0, (480, 640, 3))
+        assert window == (0, 392, 83, 480)
 
 
 class TestRefusals:

@@ -1,0 +1,75 @@
+"""The face classifier: crops cut the way the recognizer cuts them, values read from them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dicetray.vision.classifier import CLASSES, CROP, classify, crop
+from dicetray.vision.errors import VisionError
+from dicetray.vision.render import render
+from dicetray.vision.scene import random_scene
+
+
+def test_a_crop_is_centred_on_the_die_and_scaled_to_the_network() -> None:
+    frame = np.zeros((200, 300, 3), np.uint8)
+    frame[90:110, 140:160] = 255  # a 20 px square centred at (150, 100)
+    out = crop(frame, 150.0, 100.0, 20.0)
+    assert out.shape == (CROP, CROP, 3)
+    # the square fills the middle two thirds of the crop (span 1.5 die edges)
+    assert out[CROP // 2, CROP // 2].tolist() == [255, 255, 255]
+    assert out[1, 1].tolist() == [0, 0, 0]
+    lit = np.flatnonzero(out[CROP // 2, :, 0] > 127)
+    assert lit.min() == pytest.approx(CROP / 6, abs=1.5)
+    assert lit.max() == pytest.approx(CROP * 5 / 6, abs=1.5)
+
+
+def test_a_crop_past_the_frame_edge_repeats_the_edge() -> None:
+    frame = np.full((50, 50, 3), 40, np.uint8)
+    frame[:, :5] = 200
+    out = crop(frame, 2.0, 25.0, 30.0)
+    assert out.shape == (CROP, CROP, 3)
+    assert out[CROP // 2, 0].tolist() == [200, 200, 200]
+
+
+@pytest.mark.parametrize("style", ["white", "black", "red", "translucent-blue"])
+def test_reads_the_values_of_rendered_dice(style: str) -> None:
+    right = total = 0
+    for seed in range(4):
+        frame, truth = render(random_scene(seed, dice=5, image_size=(640, 480), style=style))
+        probs = classify(frame, [(d.x, d.y, d.size) for d in truth.dice])
+        right += sum(int(np.argmax(p)) == d.value for p, d in zip(probs, truth.dice, strict=True))
+        total += len(truth.dice)
+    assert right >= 0.9 * total
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_moving_die_is_unreadable_and_bare_floor_is_no_die(seed: int) -> None:
+    scene = random_scene(seed, dice=1, image_size=(640, 480))
+    die = replace(scene.dice[0], motion=(12.0, 5.0), spin=30.0)
+    frame, truth = render(scene.with_dice([die]))
+    smeared = truth.dice[0]
+    assert smeared.blurred
+    (p,) = classify(frame, [(smeared.x, smeared.y, smeared.size)])
+    assert CLASSES[int(np.argmax(p))] == "unreadable"
+    empty, _ = render(scene.with_dice([]))
+    (p,) = classify(empty, [(smeared.x, smeared.y, smeared.size)])
+    assert CLASSES[int(np.argmax(p))] == "none"
+
+
+def test_probabilities_sum_to_one_and_no_dice_is_an_empty_answer() -> None:
+    frame = np.full((100, 100, 3), 128, np.uint8)
+    assert classify(frame, []).shape == (0, len(CLASSES))
+    probs = classify(frame, [(50.0, 50.0, 30.0), (10.0, 90.0, 25.0)])
+    assert probs.shape == (2, len(CLASSES))
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_a_missing_model_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(VisionError, match="model missing"):
+        classify(np.zeros((64, 64, 3), np.uint8), [(32.0, 32.0, 20.0)],
+                 model=tmp_path / "gone.onnx")
+

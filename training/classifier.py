@@ -1,0 +1,147 @@
+"""Train the face classifier and export it for OpenCV (needs PyTorch; a developer tool).
+
+A small convolutional network reads one die's crop (:data:`dicetray.vision.classifier.CROP`
+px square) and answers a logit per :data:`~dicetray.vision.classifier.CLASSES`: a die with
+no readable face, values 1-6, no die. It learns from
+rendered crops only (:mod:`training.crops`), with flips, quarter turns, channel swaps and
+light changes, none of which change a face's value.
+
+    python3 -m training.crops --out /tmp/crops.npz --frames 16000
+    python3 -m training.classifier --data /tmp/crops.npz --epochs 4 \
+        --out vision/models/face-classifier.onnx
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from dicetray.vision.classifier import CLASSES, CROP  # noqa: E402
+from training.detector import _conv, prepare  # noqa: E402
+
+
+class FaceNet(nn.Module):
+    """Three stages of two 3x3 convolutions, each halving the crop, then two dense layers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            _conv(3, 16), _conv(16, 16), nn.MaxPool2d(2),
+            _conv(16, 32), _conv(32, 32), nn.MaxPool2d(2),
+            _conv(32, 64), _conv(64, 64), nn.MaxPool2d(2),
+        )
+        side = CROP // 8
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(64 * side * side, 96),
+                                  nn.ReLU(inplace=True), nn.Dropout(0.2),
+                                  nn.Linear(96, len(CLASSES)))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x))
+
+
+class Crops(torch.utils.data.Dataset):
+    """The generated crops with value-keeping augmentation."""
+
+    def __init__(self, images: np.ndarray, labels: np.ndarray) -> None:
+        self.images, self.labels = images, labels
+
+    def __len__(self) -> int:
+        return len(self.images)
+
+    def __getitem__(self, i: int) -> tuple[torch.Tensor, int]:
+        rng = np.random.default_rng()
+        img = self.images[i].astype(np.float32)
+        img = np.rot90(img, int(rng.integers(4)))
+        if rng.random() < 0.5:
+            img = img[:, ::-1]
+        if rng.random() < 0.5:
+            img = img[..., rng.permutation(3)]
+        if rng.random() < 0.1:
+            img = 255 - img
+        img = img * rng.uniform(0.75, 1.25) + rng.uniform(-20, 20)
+        return torch.from_numpy(np.ascontiguousarray(prepare(img))), int(self.labels[i])
+
+
+def train(data: list[Path], epochs: int, batch: int, threads: int,
+          init: Path | None = None) -> FaceNet:
+    torch.set_num_threads(threads)
+    torch.manual_seed(0)
+    loaded = [np.load(p) for p in data]
+    images = np.concatenate([d["images"] for d in loaded])
+    labels = np.concatenate([d["labels"] for d in loaded])
+    order = np.random.default_rng(0).permutation(len(images))
+    held = order[: len(order) // 20]
+    kept = order[len(order) // 20:]
+    loader = torch.utils.data.DataLoader(Crops(images[kept], labels[kept]), batch_size=batch,
+                                         shuffle=True, drop_last=True)
+    net = FaceNet()
+    if init is not None:  # go on from earlier weights (say, on new crops)
+        net.load_state_dict(torch.load(init))
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    steps = epochs * len(loader)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    start, step = time.time(), 0
+    for epoch in range(epochs):
+        net.train()
+        for x, y in loader:
+            loss = loss_fn(net(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            step += 1
+            if step % 200 == 0:
+                print(f"epoch {epoch} step {step}/{steps} loss {float(loss.detach()):.3f}"
+                      f" ({time.time() - start:.0f} s)", flush=True)
+        print(f"epoch {epoch}: held-out accuracy {accuracy(net, images[held], labels[held]):.2%}",
+              flush=True)
+    return net.eval()
+
+
+def accuracy(net: FaceNet, images: np.ndarray, labels: np.ndarray) -> float:
+    net.eval()
+    with torch.no_grad():
+        x = torch.from_numpy(np.stack([prepare(i.astype(np.float32)) for i in images]))
+        pred = torch.cat([net(x[k:k + 512]) for k in range(0, len(x), 512)]).argmax(1)
+    net.train()
+    return float((pred.numpy() == labels).mean())
+
+
+def export(net: FaceNet, out: Path) -> None:
+    """Write the network (logits out) as ONNX for OpenCV's DNN module."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, torch.zeros(1, 3, CROP, CROP), str(out), opset_version=11,
+                      input_names=["crops"], output_names=["logits"], dynamo=False,
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}})
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--data", type=Path, nargs="+", required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--init", type=Path, help="start from these PyTorch weights (.pt)")
+    args = parser.parse_args(argv)
+    args.out.parent.mkdir(parents=True, exist_ok=True)  # before hours of training, not after
+    net = train(args.data, args.epochs, args.batch, args.threads, args.init)
+    torch.save(net.state_dict(), args.out.with_suffix(".pt"))
+    export(net, args.out)
+    print(f"exported {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""A second opinion on each die: a small network reads the value from the die's crop.
+
+The pip pipeline reads a face by fitting its pips to the six layouts; this network
+(trained on rendered crops only, see ``training/``) looks at the same die as a whole,
+scaled to :data:`CROP` px, and says how likely each value is, that no face can be read
+(a leaning or moving die), or that there is no die there at all. The recognizer answers
+only where both agree, so a face the pipeline misread is caught rather than reported.
+
+>>> import numpy as np
+>>> frame = np.full((120, 160, 3), 90, np.uint8)
+>>> crops(frame, [(80.0, 60.0, 40.0)]).shape
+(1, 3, 40, 40)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from dicetray.vision.errors import VisionError
+
+__all__ = ["CLASSES", "CROP", "MODEL", "SPAN", "classify", "crop", "crops"]
+
+MODEL = Path(__file__).with_name("models") / "face-classifier.onnx"
+#: Side, px, of the square crop the network looks at.
+CROP = 40
+#: Crop side as a multiple of the die's edge (a margin shows where the die ends).
+SPAN = 1.5
+#: What the network tells apart, in the order of its outputs: a die with no readable
+#: face (leaning or moving), the values 1-6 (a die's value is its index), no die at all.
+CLASSES: tuple[str, ...] = ("unreadable", "1", "2", "3", "4", "5", "6", "none")
+
+
+@functools.lru_cache(maxsize=2)
+def _network(path: Path) -> cv2.dnn.Net:
+    if not path.is_file():
+        raise VisionError(f"face classifier model missing: {path} (reinstall dicetray)")
+    try:
+        return cv2.dnn.readNetFromONNX(str(path))
+    except cv2.error as exc:
+        raise VisionError(f"face classifier model unreadable: {path}: {exc}") from exc
+
+
+def crop(frame: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
+    """The ``CROP`` x ``CROP`` BGR square around a die centred at (x, y) with edge ``size``;
+    beyond the frame the edge pixels are repeated."""
+    half = max(2.0, SPAN * size / 2)
+    x0, y0 = round(x - half), round(y - half)
+    side = max(4, round(2 * half))
+    h, w = frame.shape[:2]
+    pad = max(0, -x0, -y0, x0 + side - w, y0 + side - h)
+    if pad:
+        frame = cv2.copyMakeBorder(frame, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+        x0, y0 = x0 + pad, y0 + pad
+    roi = frame[y0:y0 + side, x0:x0 + side]
+    shrink = side > CROP
+    return cv2.resize(roi, (CROP, CROP), interpolation=cv2.INTER_AREA if shrink
+                      else cv2.INTER_LINEAR)
+
+
+def crops(frame: np.ndarray, dice: Sequence[tuple[float, float, float]]) -> np.ndarray:
+    """The network's input (N x 3 x CROP x CROP, float32 in -1..1) for dice (x, y, size)."""
+    if not dice:
+        return np.zeros((0, 3, CROP, CROP), np.float32)
+    batch = np.stack([crop(frame, x, y, s) for x, y, s in dice]).astype(np.float32)
+    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2) / 127.5 - 1.0)
+
+
+def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
+             model: Path = MODEL) -> np.ndarray:
+    """Per die (x, y, size) in a BGR frame, the probabilities of each of :data:`CLASSES`
+    (N x 8): a die showing no readable face, each value 1-6, or no die there at all."""
+    blob = crops(frame, dice)
+    if len(blob) == 0:
+        return np.zeros((0, len(CLASSES)), np.float32)
+    net = _network(model)
+    net.setInput(blob)
+    logits = net.forward().reshape(len(blob), -1).astype(np.float64)
+    if logits.shape[1] != len(CLASSES):
+        raise VisionError(f"face classifier model {model} answers {logits.shape[1]} classes, "
+                          f"not {len(CLASSES)} (reinstall dicetray)")
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
