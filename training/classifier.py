@@ -13,7 +13,6 @@ light changes, none of which change a face's value.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -27,7 +26,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from dicetray.vision.classifier import CLASSES, CROP  # noqa: E402
-from training.detector import _conv, prepare  # noqa: E402
+from training.detector import _conv, prepare, save, trainer_parser  # noqa: E402
 
 
 class FaceNet(nn.Module):
@@ -127,19 +126,11 @@ def export(net: FaceNet, out: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--data", type=Path, nargs="+", required=True)
-    parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--epochs", type=int, default=4)
-    parser.add_argument("--batch", type=int, default=64)
-    parser.add_argument("--threads", type=int, default=2)
+    parser = trainer_parser(__doc__, epochs=4, batch=64)
     parser.add_argument("--init", type=Path, help="start from these PyTorch weights (.pt)")
     args = parser.parse_args(argv)
-    args.out.parent.mkdir(parents=True, exist_ok=True)  # before hours of training, not after
-    net = train(args.data, args.epochs, args.batch, args.threads, args.init)
-    torch.save(net.state_dict(), args.out.with_suffix(".pt"))
-    export(net, args.out)
-    print(f"exported {args.out}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)  # before the training, not after
+    save(train(args.data, args.epochs, args.batch, args.threads, args.init), args.out, export)
     return 0
 
 

@@ -14,10 +14,8 @@ place).
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
-from multiprocessing import Pool
 from pathlib import Path
 
 import cv2
@@ -28,7 +26,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from dicetray.vision.classifier import CLASSES, crop  # noqa: E402
-from training.data import RENDER_SIZE, camera_faults, compose  # noqa: E402
+from training.data import (  # noqa: E402
+    RENDER_SIZE,
+    camera_faults,
+    compose,
+    maker_parser,
+    over_seeds,
+)
 
 #: Crops per die (each with its own jitter).
 PER_DIE = 2
@@ -72,23 +76,13 @@ def sample_crops(seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 def build(frames: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
     """Crops and labels from ``frames`` frames (seeds ``seed``, ``seed + 1``, …)."""
-    seeds = range(seed, seed + frames)
-    if workers > 1:
-        with Pool(workers) as pool:
-            pairs = pool.map(sample_crops, seeds, chunksize=32)
-    else:
-        pairs = [sample_crops(s) for s in seeds]
+    pairs = over_seeds(sample_crops, frames, seed, workers)
     pairs = [p for p in pairs if len(p[1])]
     return np.concatenate([p[0] for p in pairs]), np.concatenate([p[1] for p in pairs])
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--frames", type=int, default=8000)
-    parser.add_argument("--seed", type=int, default=500000)
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args(argv)
+    args = maker_parser(__doc__, frames=16000, seed=600000).parse_args(argv)
     images, labels = build(args.frames, args.seed, args.workers)
     np.savez_compressed(args.out, images=images, labels=labels)
     counts = dict(zip(CLASSES, np.bincount(labels, minlength=len(CLASSES)).tolist(), strict=True))

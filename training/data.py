@@ -18,9 +18,11 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from multiprocessing import Pool
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -36,6 +38,7 @@ from dicetray.vision.scene import STYLES, CameraPose, DiceStyle, Look, random_sc
 RENDER_SIZE = (640, 480)
 INPUT_SIZE = (320, 240)
 FLAT, COCKED, MOVING = 0, 1, 2
+T = TypeVar("T")
 
 
 def _random_colour(rng: np.random.Generator, lo: int = 0, hi: int = 255) -> tuple[int, int, int]:
@@ -254,24 +257,34 @@ def _spread(rng: np.random.Generator, scene, n: int):
     return tuple(placed)
 
 
-def build(frames: int, seed: int, workers: int) -> tuple[np.ndarray, list[np.ndarray]]:
-    """``frames`` samples (seeds ``seed``, ``seed + 1``, …) made on ``workers`` processes."""
+def over_seeds(make: Callable[[int], T], frames: int, seed: int, workers: int) -> list[T]:
+    """``make(s)`` for the seeds ``seed``, ``seed + 1``, … (``frames`` of them), made on
+    ``workers`` processes."""
     seeds = range(seed, seed + frames)
     if workers > 1:
         with Pool(workers) as pool:
-            pairs = pool.map(sample, seeds, chunksize=32)
-    else:
-        pairs = [sample(s) for s in seeds]
+            return pool.map(make, seeds, chunksize=32)
+    return [make(s) for s in seeds]
+
+
+def build(frames: int, seed: int, workers: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """``frames`` samples (seeds ``seed``, ``seed + 1``, …) made on ``workers`` processes."""
+    pairs = over_seeds(sample, frames, seed, workers)
     return np.stack([p[0] for p in pairs]), [p[1] for p in pairs]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+def maker_parser(doc: str | None, frames: int, seed: int) -> argparse.ArgumentParser:
+    """The command line of the tools that render training data (``--out``, ``--frames``, …)."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--frames", type=int, default=12000)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--frames", type=int, default=frames)
+    parser.add_argument("--seed", type=int, default=seed)
     parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = maker_parser(__doc__, frames=12000, seed=0).parse_args(argv)
     images, dice = build(args.frames, args.seed, args.workers)
     counts = np.array([len(d) for d in dice])
     np.savez_compressed(args.out, images=images, dice=np.concatenate(dice), counts=counts)

@@ -18,6 +18,7 @@ import argparse
 import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -183,19 +184,28 @@ def export(net: DiceNet, out: Path) -> None:
                       dynamic_axes={"frame": {2: "h", 3: "w"}, "maps": {2: "gh", 3: "gw"}})
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+def trainer_parser(doc: str | None, epochs: int, batch: int) -> argparse.ArgumentParser:
+    """The command line every trainer here takes (``--data``, ``--out``, ``--epochs``, …)."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
     parser.add_argument("--data", type=Path, nargs="+", required=True)
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--epochs", type=int, default=8)
-    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--epochs", type=int, default=epochs)
+    parser.add_argument("--batch", type=int, default=batch)
     parser.add_argument("--threads", type=int, default=2)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def save(net: nn.Module, out: Path, to_onnx: Callable[[nn.Module, Path], None]) -> None:
+    """Keep the PyTorch weights beside ``out`` (``.pt``) and export the network there."""
+    torch.save(net.state_dict(), out.with_suffix(".pt"))
+    to_onnx(net, out)
+    print(f"exported {out}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = trainer_parser(__doc__, epochs=8, batch=32).parse_args(argv)
     args.out.parent.mkdir(parents=True, exist_ok=True)  # before hours of training, not after
-    net = train(args.data, args.epochs, args.batch, args.threads)
-    torch.save(net.state_dict(), args.out.with_suffix(".pt"))
-    export(net, args.out)
-    print(f"exported {args.out}")
+    save(train(args.data, args.epochs, args.batch, args.threads), args.out, export)
     return 0
 
 

@@ -17,6 +17,7 @@ import argparse
 import csv
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -115,21 +116,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="measure the face classifier instead (SURE: its least probability)")
     args = parser.parse_args(argv)
     if args.faces is not None:
-        print(f"| set | dice found | read right | sure (p >= {args.faces}) | sure and right |")
-        print("| --- | ---: | ---: | ---: | ---: |")
-        for name in args.sets.split(","):
-            r = faces(name, args.faces)
-            print(f"| {name} | {r['dice']} | {r['right']:.1%} | {r['sure']:.1%} "
-                  f"| {r['sure_right']:.1%} |")
+        _table(args.sets, lambda name: faces(name, args.faces),
+               f"| set | dice found | read right | sure (p >= {args.faces}) | sure and right |",
+               "| {set} | {dice} | {right:.1%} | {sure:.1%} | {sure_right:.1%} |")
         return 0
-    print(f"| set | labelled dice | found (recall) | candidates that are dice (precision) "
-          f"| size ÷ box side |  (threshold {args.threshold})")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    for name in args.sets.split(","):
-        r = evaluate(name, args.threshold)
-        print(f"| {name} | {r['dice']} | {r['recall']:.1%} | {r['precision']:.1%} "
-              f"| {r['size_ratio']:.2f} |")
+    _table(args.sets, lambda name: evaluate(name, args.threshold),
+           "| set | labelled dice | found (recall) | candidates that are dice (precision) "
+           f"| size ÷ box side |  (threshold {args.threshold})",
+           "| {set} | {dice} | {recall:.1%} | {precision:.1%} | {size_ratio:.2f} |")
     return 0
+
+
+def _table(sets: str, measure: Callable[[str], dict[str, float]], head: str, row: str) -> None:
+    print(head)
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name in sets.split(","):
+        print(row.format(set=name, **measure(name)))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ only where both agree, so a face the pipeline misread is caught rather than repo
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,6 +21,7 @@ import cv2
 import numpy as np
 
 from dicetray.vision.errors import VisionError
+from dicetray.vision.networks import load
 
 __all__ = ["CLASSES", "CROP", "MODEL", "SPAN", "classify", "crop", "crops"]
 
@@ -33,16 +33,6 @@ SPAN = 1.5
 #: What the network tells apart, in the order of its outputs: a die with no readable
 #: face (leaning or moving), the values 1-6 (a die's value is its index), no die at all.
 CLASSES: tuple[str, ...] = ("unreadable", "1", "2", "3", "4", "5", "6", "none")
-
-
-@functools.lru_cache(maxsize=2)
-def _network(path: Path) -> cv2.dnn.Net:
-    if not path.is_file():
-        raise VisionError(f"face classifier model missing: {path} (reinstall dicetray)")
-    try:
-        return cv2.dnn.readNetFromONNX(str(path))
-    except cv2.error as exc:
-        raise VisionError(f"face classifier model unreadable: {path}: {exc}") from exc
 
 
 def crop(frame: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
@@ -77,7 +67,7 @@ def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
     blob = crops(frame, dice)
     if len(blob) == 0:
         return np.zeros((0, len(CLASSES)), np.float32)
-    net = _network(model)
+    net = load(model, "face classifier")
     net.setInput(blob)
     logits = net.forward().reshape(len(blob), -1).astype(np.float64)
     if logits.shape[1] != len(CLASSES):

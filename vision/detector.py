@@ -14,7 +14,6 @@ scaled to a long side of :data:`INPUT_SIDE` px, and marks every die as ``flat``,
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from dicetray.vision.errors import VisionError
+from dicetray.vision.networks import load
 
 __all__ = ["INPUT_SIDE", "KINDS", "MODEL", "Candidate", "detect"]
 
@@ -49,16 +48,6 @@ class Candidate:
     kind: str
 
 
-@functools.lru_cache(maxsize=2)
-def _network(path: Path) -> cv2.dnn.Net:
-    if not path.is_file():
-        raise VisionError(f"dice detector model missing: {path} (reinstall dicetray)")
-    try:
-        return cv2.dnn.readNetFromONNX(str(path))
-    except cv2.error as exc:
-        raise VisionError(f"dice detector model unreadable: {path}: {exc}") from exc
-
-
 def heat_maps(frame: np.ndarray, model: Path = MODEL) -> tuple[np.ndarray, float]:
     """The network's raw output (C x gh x gw) for a BGR frame, and the scale it ran at."""
     h, w = frame.shape[:2]
@@ -69,7 +58,7 @@ def heat_maps(frame: np.ndarray, model: Path = MODEL) -> tuple[np.ndarray, float
     if (pw, ph) != (sw, sh):
         small = cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_REPLICATE)
     blob = (small.astype(np.float32).transpose(2, 0, 1)[None] / 127.5) - 1.0
-    net = _network(model)
+    net = load(model, "dice detector")
     net.setInput(np.ascontiguousarray(blob))
     return net.forward()[0], s
 
