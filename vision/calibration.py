@@ -856,6 +856,8 @@ def calibrate_source(
     if sim_tray is not None:
         if ledge is None:
             ledge = source.truth().ledge
+        if len(sim_tray.values()) != dice:
+            sim_tray.use(dice)  # the simulated player brings as many dice as asked for
         sim_tray.clear()
     empty = [take("Take every die off the tray" if k == 0 else None) for k in range(frames)]
     shots = []

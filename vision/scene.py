@@ -409,6 +409,21 @@ class SimulatedTray:
         self._rolled_at = self.clock()
         return self.values()
 
+    def use(self, n: int) -> None:
+        """Play with ``n`` dice from now on, all at rest on the tray (none kept).
+
+        >>> tray = SimulatedTray(seed=1)
+        >>> tray.use(3); len(tray.roll())
+        3
+        """
+        if n < 0:
+            raise ValueError(f"the number of dice cannot be negative, got {n}")
+        assert self.base is not None
+        self.dice = n
+        self._rest = _place_dice(self._rng, self.base.with_dice(()), n, hard=False)
+        self._start = list(self._rest)
+        self._rolled_at = -1e9
+
     def clear(self) -> None:
         """Take every die off the tray and ledge (an empty tray) until the next roll."""
         self._cleared = True

@@ -106,6 +106,16 @@ def test_frames_from_the_simulated_tray(tmp_path: Path) -> None:
     assert "ledge corners: none" not in result.output
 
 
+def test_the_simulated_tray_rolls_as_many_dice_as_asked(tmp_path: Path) -> None:
+    out = str(tmp_path / "c.json")
+    result = CliRunner().invoke(main, ["calibrate", "--source", "sim:5", "--count", "3",
+                                       "--frames", "2", "--json", "--out", out])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["dice_found"] == [3, 3]
+    assert all(len(r["dice"]) == 3 for r in report["readings"])
+
+
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
