@@ -33,6 +33,9 @@ SPAN = 1.5
 #: What the network tells apart, in the order of its outputs: a die with no readable
 #: face (leaning or moving), the values 1-6 (a die's value is its index), no die at all.
 CLASSES: tuple[str, ...] = ("unreadable", "1", "2", "3", "4", "5", "6", "none")
+#: Quarter turns each crop is read at (measured on the real photos: 4 turns read 1-1.5
+#: points more dice right than one, and fewer wrong with p >= 0.8).
+TURNS = 4
 
 
 def crop(frame: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
@@ -61,17 +64,24 @@ def crops(frame: np.ndarray, dice: Sequence[tuple[float, float, float]]) -> np.n
 
 
 def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
-             model: Path = MODEL) -> np.ndarray:
+             model: Path = MODEL, turns: int = TURNS) -> np.ndarray:
     """Per die (x, y, size) in a BGR frame, the probabilities of each of :data:`CLASSES`
-    (N x 8): a die showing no readable face, each value 1-6, or no die there at all."""
+    (N x 8): a die showing no readable face, each value 1-6, or no die there at all.
+
+    Each crop is read ``turns`` times, a quarter turn apart (a face's value does not
+    change as it turns), and the answers averaged.
+    """
     blob = crops(frame, dice)
-    if len(blob) == 0:
+    n = len(blob)
+    if n == 0:
         return np.zeros((0, len(CLASSES)), np.float32)
+    turned = [np.rot90(blob, k, axes=(2, 3)) for k in range(max(1, turns))]
     net = load(model, "face classifier")
-    net.setInput(blob)
-    logits = net.forward().reshape(len(blob), -1).astype(np.float64)
+    net.setInput(np.ascontiguousarray(np.concatenate(turned)))
+    logits = net.forward().reshape(len(turned) * n, -1).astype(np.float64)
     if logits.shape[1] != len(CLASSES):
         raise VisionError(f"face classifier model {model} answers {logits.shape[1]} classes, "
                           f"not {len(CLASSES)} (reinstall dicetray)")
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+    probs = e / e.sum(axis=1, keepdims=True)
+    return probs.reshape(len(turned), n, -1).mean(axis=0).astype(np.float32)
