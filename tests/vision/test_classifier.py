@@ -73,3 +73,14 @@ def test_a_missing_model_is_a_clear_error(tmp_path: Path) -> None:
         classify(np.zeros((64, 64, 3), np.uint8), [(32.0, 32.0, 20.0)],
                  model=tmp_path / "gone.onnx")
 
+
+
+def test_read_at_four_quarter_turns_a_turned_die_reads_the_same() -> None:
+    frame, truth = render(random_scene(7, dice=3, image_size=(480, 480)))
+    dice = [(d.x, d.y, d.size) for d in truth.dice]
+    turned = np.ascontiguousarray(np.rot90(frame))  # a quarter turn counter-clockwise
+    # (x, y) -> (y, w - 1 - x) under np.rot90 of an image w pixels wide
+    moved = [(y, frame.shape[1] - 1 - x, s) for x, y, s in dice]
+    once, again = classify(frame, dice), classify(turned, moved)
+    assert np.allclose(once, again, atol=0.02)
+    assert classify(frame, dice, turns=1).shape == once.shape
