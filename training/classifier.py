@@ -6,9 +6,8 @@ no readable face, values 1-6, no die. It learns from
 rendered crops only (:mod:`training.crops`), with flips, quarter turns, channel swaps and
 light changes, none of which change a face's value.
 
-    python3 -m training.crops --out /tmp/crops.npz --frames 16000
-    python3 -m training.classifier --data /tmp/crops.npz --epochs 4 \
-        --out vision/models/face-classifier.onnx
+    python3 -m training.crops --out /tmp/crops.npz        # 16,000 frames from seed 600000
+    python3 -m training.classifier --data /tmp/crops.npz --out vision/models/face-classifier.onnx
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ with no readable face (leaning or moving), 1-6 the value on top, 7 no die (a cro
 floor). Dice cut by the frame edge are left out (the recognizer refuses them by their
 place).
 
-    python3 -m training.crops --out /tmp/crops.npz --frames 8000 --workers 2
+    python3 -m training.crops --out /tmp/crops.npz --workers 2   # 16,000 frames from seed 600000
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from training.data import (  # noqa: E402
 
 #: Crops per die (each with its own jitter).
 PER_DIE = 2
-NO_DIE = CLASSES.index("none")
+UNREADABLE, NO_DIE = CLASSES.index("unreadable"), CLASSES.index("none")
 
 
 def sample_crops(seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -54,7 +54,7 @@ def sample_crops(seed: int) -> tuple[np.ndarray, np.ndarray]:
         centres.append((x, y, size))
         if d.cut:
             continue
-        label = 0 if d.cocked or d.blurred else d.value
+        label = UNREADABLE if d.cocked or d.blurred else d.value
         for _ in range(PER_DIE):
             jx, jy = rng.normal(0, 0.08 * size, 2)
             js = float(np.exp(rng.normal(0, 0.12)))

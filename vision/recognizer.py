@@ -493,6 +493,9 @@ def _face_of(p: Pips, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool)
 NET_SURE = 0.8
 #: Classifier probability from which its value is shown for a die the pips read unsure.
 GUESS = 0.5
+#: Below this probability (at first look) for the value the pips read, the classifier
+#: looks again at four quarter turns.
+AGREE = 0.5
 #: Below this probability for the value the pips read, the classifier disagrees.
 NET_DOUBT = 0.2
 #: Detector score from which a find with no pips that the classifier calls a die with no
@@ -513,24 +516,24 @@ def _second_opinion(img: np.ndarray, dice: list[_Die], unread: list[_Die],
     shows the classifier's guess with an unsure answer). A find without pips is a die
     only when the classifier is sure of it. Returns (dice, unread).
     """
-    every = [d for d in (*dice, *unread, *bare) if d.found is not None]
+    every = [*dice, *unread, *bare]  # each one a find of the detector (see _confirm)
     if not every:
         return dice, unread
+    finds = [d.found for d in every]
+    assert all(f is not None for f in finds)
     # cropped where the detector saw the die (centring on the pips' fit was measured to
     # make the classifier echo the pips' misreadings)
-    where = [(d.found.x, d.found.y, d.found.size) for d in every]
+    where = [(f.x, f.y, f.size) for f in finds if f is not None]
     probs = classify(img, where, turns=1)
     # where the answer decides something, read again at four quarter turns (surer, but
     # four times the work): a die the pips did not read, or read unlike the classifier
-    again = [i for i, d in enumerate(every) if not d.value or probs[i, d.value] < 0.5]
+    again = [i for i, d in enumerate(every) if not d.value or probs[i, d.value] < AGREE]
     if again:
         probs[again] = classify(img, [where[i] for i in again])
     seen = {id(d): p for d, p in zip(every, probs, strict=True)}
     h, w = img.shape[:2]
     for die in dice:
-        p = seen.get(id(die))
-        if p is None:
-            continue
+        p = seen[id(die)]
         if die.problem:  # unsure anyway: show the likelier value of the two opinions
             guess = 1 + int(np.argmax(p[1:7]))
             if float(p[guess]) >= GUESS:
