@@ -9,7 +9,7 @@ with no readable face (leaning or moving), 1-6 the value on top, 7 no die (a cro
 floor). Dice cut by the frame edge are left out (the recognizer refuses them by their
 place).
 
-    python3 -m training.crops --out /tmp/crops.npz --workers 2   # 16,000 frames from seed 600000
+    python3 -m training.crops --out /tmp/crops.npz --workers 2   # 16,000 frames from seed 700000
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def build(frames: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = maker_parser(__doc__, frames=16000, seed=600000).parse_args(argv)
+    args = maker_parser(__doc__, frames=16000, seed=700000).parse_args(argv)
     images, labels = build(args.frames, args.seed, args.workers)
     np.savez_compressed(args.out, images=images, labels=labels)
     counts = dict(zip(CLASSES, np.bincount(labels, minlength=len(CLASSES)).tolist(), strict=True))

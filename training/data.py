@@ -63,12 +63,12 @@ def random_style(rng: np.random.Generator) -> DiceStyle:
         pip = _random_colour(rng, 190, 255)
         if rng.random() < 0.2:  # gold or coloured pips
             pip = (int(rng.integers(0, 120)), int(rng.integers(150, 230)), 230)
-    if rng.random() < 0.25:  # pips of any hue, as long as they stand out from the body
+    if rng.random() < 0.4:  # pips of any hue, as long as some channel sets them apart
         for _ in range(10):
             hue, sat, val = rng.integers(0, 180), rng.integers(120, 256), rng.integers(60, 256)
             hsv = np.uint8([[[hue, sat, val]]])
             cand = tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
-            if max(abs(a - b) for a, b in zip(cand, body, strict=True)) >= 110:
+            if max(abs(a - b) for a, b in zip(cand, body, strict=True)) >= 80:
                 pip = cand
                 break
     opacity = float(rng.uniform(0.65, 0.9)) if rng.random() < 0.15 else 1.0
@@ -175,6 +175,8 @@ def compose(seed: int) -> tuple[np.random.Generator, np.ndarray, FrameTruth]:
                     dice=tuple(_upset(rng, die) for die in scene.dice))
     frame, truth = render(scene)
     image = frame.astype(np.float32)
+    marbled = rng.random() < 0.3
+    pips = _pip_mask(scene, frame) if marbled else None
     shade = None
     if rng.random() < 0.4 and n > 1:  # a second set of dice in another colour
         others = [i for i in range(n) if rng.random() < 0.5]
@@ -184,6 +186,8 @@ def compose(seed: int) -> tuple[np.random.Generator, np.ndarray, FrameTruth]:
             frame2, _ = render(second)
             mask2 = _dice_mask(second, RENDER_SIZE)
             image = image * (1 - mask2) + frame2.astype(np.float32) * mask2
+            if pips is not None:
+                pips = pips * (1 - mask2) + _pip_mask(second, frame2) * mask2
     if rng.random() < 0.65:  # another floor, the dice's shadows kept
         empty = render(scene.with_dice(()))[0].astype(np.float32)
         mask = _dice_mask(scene, RENDER_SIZE)
@@ -191,21 +195,33 @@ def compose(seed: int) -> tuple[np.random.Generator, np.ndarray, FrameTruth]:
                         / (empty.mean(axis=2, keepdims=True) + 4), 0.2, 1.1)
         floor = procedural_floor(rng, RENDER_SIZE)
         image = image * mask + floor * shade * (1 - mask)
-    if rng.random() < 0.25:  # marbled or swirled dice
-        image = _marble(rng, image, _dice_mask(scene, RENDER_SIZE))
+    if pips is not None:  # marbled or swirled dice
+        image = _marble(rng, image, _dice_mask(scene, RENDER_SIZE) * (1 - pips))
     return rng, image, truth
 
 
+def _pip_mask(scene, frame: np.ndarray) -> np.ndarray:
+    """Where ``frame`` (``scene`` rendered) shows pips, 0..1 (H x W x 1): the difference
+    from the same scene rendered with pips the body's colour."""
+    bare = replace(scene, style=replace(scene.style, pip_color=scene.style.die_color))
+    diff = np.abs(frame.astype(np.float32) - render(bare)[0].astype(np.float32)).max(axis=2)
+    return np.clip(diff / 25.0, 0, 1)[..., None]
+
+
 def _marble(rng: np.random.Generator, image: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Swirls of a second colour over the dice (pips too, but faintly enough to keep them)."""
+    """Swirls or thin veins of a second colour over the dice's bodies (``mask``), strong
+    enough to look like pips now and then: the pips are what counts, not specks."""
     h, w = image.shape[:2]
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     angle = rng.uniform(0, math.pi)
     warp = cv2.resize(rng.normal(0, 1, (6, 8)).astype(np.float32), (w, h),
-                      interpolation=cv2.INTER_CUBIC) * rng.uniform(10, 40)
+                      interpolation=cv2.INTER_CUBIC) * rng.uniform(10, 60)
     t = (xs * math.cos(angle) + ys * math.sin(angle) + warp) / rng.uniform(4, 15)
-    swirl = (0.5 + 0.5 * np.sin(t)) ** rng.uniform(1, 4)
-    alpha = (swirl * rng.uniform(0.25, 0.5))[..., None] * mask
+    if rng.random() < 0.5:
+        swirl = (0.5 + 0.5 * np.sin(t)) ** rng.uniform(1, 4)
+    else:  # veins where the wave crosses zero
+        swirl = np.exp(-(np.sin(t) / rng.uniform(0.08, 0.35)) ** 2)
+    alpha = (swirl * rng.uniform(0.3, 0.9))[..., None] * mask
     colour = np.array(_random_colour(rng), np.float32)[None, None, :]
     return image * (1 - alpha) + colour * alpha
 

@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from dicetray.vision import DieReading, Reading, read
+from dicetray.vision import DieReading, Reading, read, recognizer
+from dicetray.vision.classifier import CLASSES
 from dicetray.vision.detector import Candidate
 from dicetray.vision.errors import FrameError
 from dicetray.vision.layouts import LAYOUTS
@@ -181,6 +182,74 @@ class TestRefusals:
         cv2.line(img, (303, 223), (303, 240), BLACK, 9)  # two pips of one column run together
         roll = read(img)
         assert roll.status == "unsure", roll
+
+
+class TestSecondOpinion:
+    """How the pips' reading and the face classifier's are weighed (the classifier's
+    answer is set here, so each rule is seen on its own)."""
+
+    @staticmethod
+    def classifier_says(monkeypatch: pytest.MonkeyPatch, value: int, p: float) -> None:
+        def fake(frame: np.ndarray, where: list, turns: int = 4) -> np.ndarray:
+            probs = np.full((len(where), len(CLASSES)), (1 - p) / (len(CLASSES) - 1))
+            probs[:, value] = p
+            return probs
+
+        monkeypatch.setattr(recognizer, "classify", fake)
+
+    @staticmethod
+    def detector_finds(monkeypatch: pytest.MonkeyPatch, score: float) -> None:
+        """The detector finds one die at the frame's centre with this score."""
+        found = [Candidate(320.0, 240.0, 64.0, score, "flat")]
+        monkeypatch.setattr(recognizer, "detect", lambda img: found)
+
+    @pytest.mark.parametrize(("p", "values"), [(0.6, ()), (0.9, (1,))])
+    def test_one_spot_on_a_faint_find_is_a_die_only_when_the_classifier_is_sure(
+        self, monkeypatch: pytest.MonkeyPatch, p: float, values: tuple[int, ...]
+    ) -> None:
+        self.detector_finds(monkeypatch, 0.4)
+        self.classifier_says(monkeypatch, 1, p)
+        roll = read(tray([(320, 240, 1, 64, 0)]))
+        assert roll.values == values, roll
+
+    def test_one_spot_on_a_faint_find_the_classifier_reads_as_another_face_is_refused(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        self.detector_finds(monkeypatch, 0.4)
+        self.classifier_says(monkeypatch, 5, 0.9)
+        roll = read(tray([(320, 240, 1, 64, 0)]))
+        assert roll.kind == "ambiguous" and roll.values == (5,)
+
+    @pytest.mark.parametrize(("score", "values"), [(0.7, (4,)), (0.4, ())])
+    def test_a_strong_find_without_pips_the_classifier_reads_unsurely_is_refused(
+        self, monkeypatch: pytest.MonkeyPatch, score: float, values: tuple[int, ...]
+    ) -> None:
+        img = tray([])
+        cv2.rectangle(img, (290, 210), (350, 270), WHITE, -1)  # a die whose pips don't show
+        self.detector_finds(monkeypatch, score)
+        self.classifier_says(monkeypatch, 4, 0.6)
+        roll = read(img)
+        assert roll.status == "unsure" and roll.values == values, roll
+
+    def test_agreeing_opinions_read_ok(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.classifier_says(monkeypatch, 3, 0.9)
+        roll = read(tray([(320, 240, 3, 64, 0)]))
+        assert roll.ok and roll.values == (3,), roll.reason
+
+    def test_a_face_the_classifier_reads_otherwise_is_refused_showing_its_value(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        self.classifier_says(monkeypatch, 5, 0.9)
+        roll = read(tray([(320, 240, 3, 64, 0)]))
+        assert roll.kind == "ambiguous" and "pips read 3 but it looks like a 5" in roll.reason
+        assert roll.values == (5,)
+
+    def test_an_unsure_classifier_leaves_the_pips_value(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        self.classifier_says(monkeypatch, 5, 0.4)
+        roll = read(tray([(320, 240, 3, 64, 0)]))
+        assert roll.kind == "ambiguous" and roll.values == (3,)
 
 
 class TestFrames:
