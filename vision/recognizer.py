@@ -506,7 +506,7 @@ BARE_UNREADABLE = 0.9
 _UNREADABLE, _NONE = CLASSES.index("unreadable"), CLASSES.index("none")
 
 
-def _second_opinion(img: np.ndarray, dice: list[_Die], unread: list[_Die],
+def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[_Die],
                     bare: list[_Die]) -> tuple[list[_Die], list[_Die]]:
     """Ask the face classifier about every die found (see :mod:`dicetray.vision.classifier`).
 
@@ -553,6 +553,12 @@ def _second_opinion(img: np.ndarray, dice: list[_Die], unread: list[_Die],
         # a die it calls unreadable or no die is left to the pips: on real photos an
         # angled view of a flat die can look like a leaning one
         if float(p[die.value]) < NET_DOUBT and best not in (_UNREADABLE, _NONE):
+            face = _read_as(sc, die, best) if float(p[best]) >= NET_SURE else None
+            if face is not None:  # the pips took in a side face's: they read as it does
+                die.value, die.fit, die.offset, die.pips = face.value, face.fit, face.offset, \
+                    face.pips
+                die.confidence = min(face.confidence, float(p[best]))
+                continue
             _doubt(die, best)
             if float(p[best]) >= GUESS:  # unsure now: show the likelier of the two values
                 die.value = best
@@ -581,6 +587,25 @@ def _second_opinion(img: np.ndarray, dice: list[_Die], unread: list[_Die],
             die.problem, die.detail = "", ""
         dice.append(die)  # read, or unsure with the classifier's best guess
     return dice, kept
+
+
+def _read_as(sc: _Scene, die: _Die, value: int) -> _Die | None:
+    """``die`` read again as ``value`` from its find's top face alone: when exactly that
+    many pips of its colour lie within a half edge of the find's centre and they make
+    that face, else None. (Seen at a slant, a die's side face shows pips just past its
+    top face's edge, which the pips' own reading may have taken in.)"""
+    cand = die.found
+    if cand is None:
+        return None
+    p, s = sc.pips, sc.scale
+    centre = np.array([cand.x * s, cand.y * s])
+    a = cand.size * s / (2 * HALF_EDGE)
+    dist = np.hypot(p.x - centre[0], p.y - centre[1])
+    own = np.flatnonzero((p.dark == die.dark) & (dist <= HALF_EDGE * a))
+    if len(own) != value:
+        return None
+    face = _face_of(p, own[np.argsort(dist[own])], centre, a, die.dark)
+    return face if face is not None and face.value == value else None
 
 
 def _doubt(die: _Die, seen: int) -> None:
@@ -734,7 +759,7 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
     found, unread, bare = _confirm(sc, found, candidates)
     _check(sc, found)
     _side_faces(sc, found)
-    found, unread = _second_opinion(img, found, unread, bare)
+    found, unread = _second_opinion(img, sc, found, unread, bare)
     s = sc.scale
     readings = tuple(
         DieReading(

@@ -14,7 +14,7 @@ from dicetray.vision.classifier import CLASSES
 from dicetray.vision.detector import Candidate
 from dicetray.vision.errors import FrameError
 from dicetray.vision.layouts import LAYOUTS
-from dicetray.vision.recognizer import _windows
+from dicetray.vision.recognizer import _analyse, _read_as, _windows
 from dicetray.vision.render import render
 from dicetray.vision.scene import random_scene
 
@@ -250,6 +250,33 @@ class TestSecondOpinion:
         self.classifier_says(monkeypatch, 5, 0.4)
         roll = read(tray([(320, 240, 3, 64, 0)]))
         assert roll.kind == "ambiguous" and roll.values == (3,)
+
+
+class TestReadAs:
+    """A die's face read again from its find's top face alone (``_read_as``)."""
+
+    @staticmethod
+    def scene_and_die(img: np.ndarray) -> tuple:
+        found = [Candidate(320.0, 240.0, 64.0, 0.9, "flat")]
+        sc, dice = _analyse(img, 64.0, found)
+        die = min(dice, key=lambda d: math.dist(d.fit.centre / sc.scale, (320, 240)))
+        die.found = found[0]
+        return sc, die
+
+    def test_a_pip_past_the_top_face_is_left_out(self) -> None:
+        img = tray([(320, 240, 1, 64, 0)])
+        cv2.rectangle(img, (288, 272), (352, 300), (170, 170, 170), -1)  # the side face
+        cv2.circle(img, (300, 288), 6, BLACK, -1)  # ... and its pip
+        sc, die = self.scene_and_die(img)
+        face = _read_as(sc, die, 1)
+        assert face is not None and face.value == 1
+
+    @pytest.mark.parametrize("other", [1, 2])
+    def test_pips_on_the_top_face_must_make_the_face_asked_for(self, other: int) -> None:
+        sc, die = self.scene_and_die(tray([(320, 240, 3, 64, 0)]))
+        assert _read_as(sc, die, other) is None  # a 3's corner pips are on its top face
+        face = _read_as(sc, die, 3)
+        assert face is not None and face.value == 3
 
 
 class TestFrames:
