@@ -443,17 +443,22 @@ def _attach(die: _Die, cand: Candidate) -> None:
         die.problem = "blur"
 
 
+def _on_find(sc: _Scene, cand: Candidate) -> tuple[np.ndarray, float, np.ndarray]:
+    """A find in working px: its centre, its pip offset ``a``, and each pip's distance
+    from the centre."""
+    p, s = sc.pips, sc.scale
+    centre = np.array([cand.x * s, cand.y * s])
+    return centre, cand.size * s / (2 * HALF_EDGE), np.hypot(p.x - centre[0], p.y - centre[1])
+
+
 def _read_candidate(sc: _Scene, cand: Candidate) -> _Die:
     """Read a die the detector found from the pips on its face (value 0: unreadable)."""
     p = sc.pips
-    s = sc.scale
-    centre = np.array([cand.x * s, cand.y * s])
-    a = cand.size * s / (2 * HALF_EDGE)
+    centre, a, dist = _on_find(sc, cand)
     unread = _Die(0, LayoutFit(1, centre, np.eye(2) * a, 0.0), a, [], True, 0.0, "ambiguous",
                   "die at {where} shows no face that can be read")
     if len(p) == 0:
         return unread
-    dist = np.hypot(p.x - centre[0], p.y - centre[1])
     near = np.flatnonzero(dist <= 1.1 * HALF_EDGE * a)
     if len(near) == 0:
         return unread
@@ -555,8 +560,8 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
         if float(p[die.value]) < NET_DOUBT and best not in (_UNREADABLE, _NONE):
             face = _read_as(sc, die, best) if float(p[best]) >= NET_SURE else None
             if face is not None:  # the pips took in a side face's: they read as it does
-                die.value, die.fit, die.offset, die.pips = face.value, face.fit, face.offset, \
-                    face.pips
+                die.value, die.fit = face.value, face.fit
+                die.offset, die.pips = face.offset, face.pips
                 die.confidence = min(face.confidence, float(p[best]))
                 continue
             _doubt(die, best)
@@ -597,14 +602,11 @@ def _read_as(sc: _Scene, die: _Die, value: int) -> _Die | None:
     cand = die.found
     if cand is None:
         return None
-    p, s = sc.pips, sc.scale
-    centre = np.array([cand.x * s, cand.y * s])
-    a = cand.size * s / (2 * HALF_EDGE)
-    dist = np.hypot(p.x - centre[0], p.y - centre[1])
-    own = np.flatnonzero((p.dark == die.dark) & (dist <= HALF_EDGE * a))
+    centre, a, dist = _on_find(sc, cand)
+    own = np.flatnonzero((sc.pips.dark == die.dark) & (dist <= HALF_EDGE * a))
     if len(own) != value:
         return None
-    face = _face_of(p, own[np.argsort(dist[own])], centre, a, die.dark)
+    face = _face_of(sc.pips, own[np.argsort(dist[own])], centre, a, die.dark)
     return face if face is not None and face.value == value else None
 
 
