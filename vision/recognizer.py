@@ -513,32 +513,42 @@ _UNREADABLE, _NONE = CLASSES.index("unreadable"), CLASSES.index("none")
 
 def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[_Die],
                     bare: list[_Die]) -> tuple[list[_Die], list[_Die]]:
-    """Ask the face classifier about every die found (see :mod:`dicetray.vision.classifier`).
-
-    A value the pips read that the classifier reads as another is put in doubt, and a die
-    in doubt shows the classifier's value when it is the likelier. A single pip on a faint
-    find is a die only when the classifier is sure of the 1 (or sees another face there).
-    A die the pips could not read the classifier reads alone when it is sure (else it
-    stays unread, or shows the classifier's guess with an unsure answer). A find without
-    pips is a die when the classifier is sure of it, or when the detector is and the
-    classifier reads a value there (then unsure). Returns (dice, unread).
-    """
+    """Ask the face classifier about every die found (see :mod:`dicetray.vision.classifier`)
+    and weigh its answer against the pips' (:func:`_weigh_read`, :func:`_weigh_unread`).
+    Returns (dice, unread)."""
     every = [*dice, *unread, *bare]  # each one a find of the detector (see _confirm)
     if not every:
         return dice, unread
+    seen = _opinions(img, every)
+    rescued, unread = _weigh_unread(img, unread, bare, seen)
+    return [*_weigh_read(sc, dice, seen), *rescued], unread
+
+
+def _opinions(img: np.ndarray, every: list[_Die]) -> dict[int, np.ndarray]:
+    """The classifier's probabilities per die (by ``id``), each read once, and again at
+    four quarter turns (surer, but four times the work) where the answer decides
+    something: a die the pips did not read, or read unlike the classifier."""
     finds = [d.found for d in every]
     assert all(f is not None for f in finds)
     # cropped where the detector saw the die (centring on the pips' fit was measured to
     # make the classifier echo the pips' misreadings)
     where = [(f.x, f.y, f.size) for f in finds if f is not None]
     probs = classify(img, where, turns=1)
-    # where the answer decides something, read again at four quarter turns (surer, but
-    # four times the work): a die the pips did not read, or read unlike the classifier
     again = [i for i, d in enumerate(every) if not d.value or probs[i, d.value] < AGREE]
     if again:
         probs[again] = classify(img, [where[i] for i in again])
-    seen = {id(d): p for d, p in zip(every, probs, strict=True)}
-    h, w = img.shape[:2]
+    return {id(d): p for d, p in zip(every, probs, strict=True)}
+
+
+def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> list[_Die]:
+    """The dice the pips read, weighed against the classifier (``seen``).
+
+    A single pip on a faint find is a die only when the classifier is sure of the 1 (or
+    sees another face there). A value the classifier is sure is another is read again
+    from the top face alone (:func:`_read_as`); failing that, or when the classifier is
+    less sure, a value it reads as another is put in doubt. A die in doubt shows the
+    classifier's value when it is the likelier.
+    """
     faint = {id(d) for d in dice if d.value == 1 and not d.problem
              and d.found is not None and d.found.score < BARE_SURE
              and float(seen[id(d)][1]) < NET_SURE
@@ -567,7 +577,21 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
             _doubt(die, best)
             if float(p[best]) >= GUESS:  # unsure now: show the likelier of the two values
                 die.value = best
-    kept = []
+    return dice
+
+
+def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
+                  seen: dict[int, np.ndarray]) -> tuple[list[_Die], list[_Die]]:
+    """The finds the pips could not read (``unread``) or saw no pips on (``bare``), read by
+    the classifier (``seen``): returns (dice it read, dice still unread).
+
+    A die the pips could not read the classifier reads alone when it is sure (else it
+    stays unread, or shows the classifier's guess with an unsure answer). A find without
+    pips is a die when the classifier is sure of it, or when the detector is and the
+    classifier reads a value there (then unsure).
+    """
+    h, w = img.shape[:2]
+    dice, kept = [], []
     pipless = {id(d) for d in bare}
     for die in (*unread, *bare):
         p = seen[id(die)]
