@@ -18,8 +18,10 @@ Steps, all on a working copy scaled so pips are a few pixels wide:
 6. refusals: a face cut by the frame edge, a die leaning or moving, a face far from
    square compared with the others (cocked die), blurred pips, the wrong number of dice;
 7. a second opinion (:mod:`dicetray.vision.classifier`): a small network reads each
-   die's crop as a whole; where it reads another value than the pips, the die is
-   refused; a die the pips could not read it reads alone when sure, and a find without
+   die's crop as a whole; where it reads another value than the pips, the die is read
+   again from its top face alone (a slanted view's side-face pip left out) and, if that
+   does not settle it, refused; a lone spot on a faint find is no die unless it is sure
+   of the 1; a die the pips could not read it reads alone when sure, and a find without
    pips it calls a moving or leaning die is refused.
 
 >>> import numpy as np, cv2
@@ -396,8 +398,8 @@ def _confirm(sc: _Scene, found: list[_Die],
     no face was read on; drop faces beside a die (its side faces) or on no die at all.
 
     Returns (dice, unread, bare): ``unread`` holds a placeholder per die seen but not
-    read, ``bare`` one per find that shows no pips (a die only if the face classifier
-    reads one).
+    read, ``bare`` one per flat find that shows no pips or that the detector is unsure
+    of (a die only if the face classifier reads one).
     """
     s = sc.scale
     cx = np.array([c.x * s for c in candidates])
@@ -586,20 +588,20 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
     the classifier (``seen``): returns (dice it read, dice still unread).
 
     A die the pips could not read the classifier reads alone when it is sure (else it
-    stays unread, or shows the classifier's guess with an unsure answer). A find without
-    pips is a die when the classifier is sure of it, or when the detector is and the
-    classifier reads a value there (then unsure).
+    stays unread, or shows the classifier's guess with an unsure answer). A bare find (no
+    pips, or a faint one) is a die when the classifier is sure of it, or when the
+    detector is and the classifier reads a value there (then unsure).
     """
     h, w = img.shape[:2]
     dice, kept = [], []
-    pipless = {id(d) for d in bare}
+    bare_ids = {id(d) for d in bare}
     for die in (*unread, *bare):
         p = seen[id(die)]
         best = int(np.argmax(p))
         sure = float(p[best]) >= NET_SURE
         cand = die.found
         assert cand is not None
-        if id(die) in pipless and (best == _NONE or (not sure and cand.score < BARE_SURE) or (
+        if id(die) in bare_ids and (best == _NONE or (not sure and cand.score < BARE_SURE) or (
                 best == _UNREADABLE and (cand.score < BARE_SURE
                                          or float(p[best]) < BARE_UNREADABLE))):
             continue  # no die: every face shows a pip, and a magnet or a button shows none
