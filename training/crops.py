@@ -6,10 +6,10 @@ two, then given camera faults. Each die is cropped the way the recognizer crops 
 detector's find (:func:`dicetray.vision.classifier.crop`), off-centre and off-size by as
 much as the detector errs. Labels (:data:`dicetray.vision.classifier.CLASSES`): 0 a die
 with no readable face (leaning or moving), 1-6 the value on top, 7 no die (a crop of
-floor). Dice cut by the frame edge are left out (the recognizer refuses them by their
-place).
+floor, or of a thing on it that is not a die: :mod:`training.clutter`). Dice cut by the
+frame edge are left out (the recognizer refuses them by their place).
 
-    python3 -m training.crops --out /tmp/crops.npz --workers 2   # 16,000 frames from seed 700000
+    python3 -m training.crops --out /tmp/crops.npz --workers 2   # 16,000 frames from seed 800000
 """
 
 from __future__ import annotations
@@ -36,12 +36,14 @@ from training.data import (  # noqa: E402
 
 #: Crops per die (each with its own jitter).
 PER_DIE = 2
+#: Most things that are not dice drawn into one frame (each cropped once as "no die").
+CLUTTER = 3
 UNREADABLE, NO_DIE = CLASSES.index("unreadable"), CLASSES.index("none")
 
 
 def sample_crops(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The crops (N x CROP x CROP x 3, uint8) and labels (N,) of one rendered frame."""
-    rng, image, truth = compose(seed)
+    rng, image, truth, things = compose(seed, CLUTTER)
     k = float(np.exp(rng.uniform(math.log(0.35), 0))) if rng.random() < 0.5 else 1.0
     if k < 1.0:
         size = (round(RENDER_SIZE[0] * k), round(RENDER_SIZE[1] * k))
@@ -69,6 +71,10 @@ def sample_crops(seed: int) -> tuple[np.ndarray, np.ndarray]:
                 out.append(crop(frame, x, y, size * float(np.exp(rng.normal(0, 0.12)))))
                 labels.append(NO_DIE)
                 break
+    for x, y, size in things:  # the detector now and then finds such a thing
+        jx, jy = rng.normal(0, 0.1 * size * k, 2)
+        out.append(crop(frame, (x + jx) * k, (y + jy) * k, size * k))
+        labels.append(NO_DIE)
     if not out:
         return np.zeros((0, 1, 1, 3), np.uint8), np.zeros(0, np.int64)
     return np.stack(out), np.array(labels, np.int64)
@@ -82,7 +88,7 @@ def build(frames: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = maker_parser(__doc__, frames=16000, seed=700000).parse_args(argv)
+    args = maker_parser(__doc__, frames=16000, seed=800000).parse_args(argv)
     images, labels = build(args.frames, args.seed, args.workers)
     np.savez_compressed(args.out, images=images, labels=labels)
     counts = dict(zip(CLASSES, np.bincount(labels, minlength=len(CLASSES)).tolist(), strict=True))

@@ -33,6 +33,7 @@ if str(ROOT) not in sys.path:
 
 from dicetray.vision.render import Camera, FrameTruth, _pose, _silhouette, render  # noqa: E402
 from dicetray.vision.scene import STYLES, CameraPose, DiceStyle, Look, random_scene  # noqa: E402
+from training.clutter import Spot, scatter  # noqa: E402
 
 #: Size the frames are rendered at, and the detector's input size (long side 320).
 RENDER_SIZE = (640, 480)
@@ -154,9 +155,11 @@ def camera_faults(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     return frame
 
 
-def compose(seed: int) -> tuple[np.random.Generator, np.ndarray, FrameTruth]:
-    """A float32 BGR frame at :data:`RENDER_SIZE` (before camera faults), its truth, and the
-    generator to go on drawing from."""
+def compose(seed: int, clutter: int = 0) -> tuple[np.random.Generator, np.ndarray, FrameTruth,
+                                                  list[Spot]]:
+    """A float32 BGR frame at :data:`RENDER_SIZE` (before camera faults), its truth, the
+    generator to go on drawing from, and where up to ``clutter`` things that are not dice
+    lie on the floor (:mod:`training.clutter`; none drawn when 0)."""
     rng = np.random.default_rng(seed)
     n = int(rng.choice([1, 2, 3, 4, 5, 5, 5, 6, 8, 10, 14, 20, 25]))
     big = n > 8
@@ -197,7 +200,15 @@ def compose(seed: int) -> tuple[np.random.Generator, np.ndarray, FrameTruth]:
         image = image * mask + floor * shade * (1 - mask)
     if pips is not None:  # marbled or swirled dice
         image = _marble(rng, image, _dice_mask(scene, RENDER_SIZE) * (1 - pips))
-    return rng, image, truth
+    spots: list[Spot] = []
+    if clutter and truth.dice:  # things on the floor, under the dice
+        layer = image.copy()
+        size = float(np.median([d.size for d in truth.dice]))
+        spots = scatter(rng, layer, [(d.x, d.y, d.size) for d in truth.dice], size,
+                        int(rng.integers(0, clutter + 1)))
+        mask = _dice_mask(scene, RENDER_SIZE)
+        image = image * mask + layer * (1 - mask)
+    return rng, image, truth, spots
 
 
 def _pip_mask(scene, frame: np.ndarray) -> np.ndarray:
@@ -228,7 +239,7 @@ def _marble(rng: np.random.Generator, image: np.ndarray, mask: np.ndarray) -> np
 
 def sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """One training frame at :data:`INPUT_SIZE` and its dice ``(x, y, size, kind)``."""
-    rng, image, truth = compose(seed)
+    rng, image, truth, _ = compose(seed)
     # a window of the frame, so dice span from a few pixels to a third of the input
     k = float(np.exp(rng.uniform(np.log(0.3), 0)))
     cw, ch = RENDER_SIZE[0] * k, RENDER_SIZE[1] * k

@@ -36,6 +36,7 @@ Steps, all on a working copy scaled so pips are a few pixels wide:
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass
@@ -402,6 +403,7 @@ def _confirm(sc: _Scene, found: list[_Die],
     of (a die only if the face classifier reads one).
     """
     s = sc.scale
+    frame = (sc.work.shape[1] / s, sc.work.shape[0] / s)
     cx = np.array([c.x * s for c in candidates])
     cy = np.array([c.y * s for c in candidates])
     size = np.array([c.size * s for c in candidates])
@@ -419,14 +421,14 @@ def _confirm(sc: _Scene, found: list[_Die],
     dice = []
     for i, j in match.items():
         die = found[i]
-        _attach(die, candidates[j])
+        _attach(die, candidates[j], frame)
         dice.append(die)
     unread, bare = [], []
     for j, cand in enumerate(candidates):
         if j in taken:
             continue
         die = _read_candidate(sc, cand)
-        _attach(die, cand)
+        _attach(die, cand, frame)
         if die.value:
             dice.append(die)
         elif cand.kind != "flat" or (die.pips and cand.score >= SURE_DIE):
@@ -436,13 +438,30 @@ def _confirm(sc: _Scene, found: list[_Die],
     return dice, unread, bare
 
 
-def _attach(die: _Die, cand: Candidate) -> None:
-    """Link a die to the detector's find, and mark a find that leans or moves."""
+def _attach(die: _Die, cand: Candidate, frame: tuple[float, float]) -> None:
+    """Link a die to the detector's find, and mark a find that leans or moves, or whose
+    face's centre lies within a quarter edge of the ``frame`` (w, h) border: a die cut by
+    it (the pips read may be all on the part inside)."""
     die.found = cand
     if cand.kind == "cocked":
         die.problem = "cocked"
     elif cand.kind == "moving":
         die.problem = "blur"
+    if _cut(cand, frame, 0.25):
+        die.problem = "edge"
+
+
+def _cut(cand: Candidate, frame: tuple[float, float], margin: float) -> bool:
+    """Whether a find's centre lies within ``margin`` of its edge length of the border of
+    a ``frame`` (w, h): 0.5 for a face reaching past it, 0.25 for a die cut by it.
+
+    >>> _cut(Candidate(20.0, 50.0, 30.0, 0.9, "flat"), (100.0, 100.0), 0.5)
+    False
+    >>> _cut(Candidate(10.0, 50.0, 30.0, 0.9, "flat"), (100.0, 100.0), 0.5)
+    True
+    """
+    m = margin * cand.size
+    return not (m <= cand.x <= frame[0] - 1 - m and m <= cand.y <= frame[1] - 1 - m)
 
 
 def _on_find(sc: _Scene, cand: Candidate) -> tuple[np.ndarray, float, np.ndarray]:
@@ -474,7 +493,37 @@ def _read_candidate(sc: _Scene, cand: Candidate) -> _Die:
             die = _face_of(p, own[:k], centre, a, dark)
             if die is not None:
                 return die
+        # at a slant a side face's pip can lie nearer the centre than the face's own: try
+        # leaving out any pips, the most pips and the nearest first
+        for idx in _subsets(own[:SUBSET_PIPS], dist):
+            die = _face_of(p, idx, centre, a, dark)
+            if die is not None:
+                return die
     return unread
+
+
+#: Most pips near a find whose subsets are tried when its nearest pips make no face.
+SUBSET_PIPS = 7
+#: Most subsets tried per find (each a layout fit).
+SUBSET_TRIES = 48
+
+
+def _subsets(pips: np.ndarray, dist: np.ndarray) -> list[np.ndarray]:
+    """Subsets of two or more of ``pips`` other than the nearest-k ones, largest first,
+    then nearest the centre (``dist``); at most :data:`SUBSET_TRIES`.
+
+    >>> dist = np.array([0, 0, 0, 0, 1, 0, 0, 2, 0, 3.0])  # pips 4, 7 and 9 at 1, 2 and 3
+    >>> [s.tolist() for s in _subsets(np.array([4, 7, 9]), dist)]
+    [[4, 9], [7, 9]]
+    """
+    out = []
+    for k in range(min(6, len(pips)), 1, -1):
+        combos = [c for c in itertools.combinations(range(len(pips)), k) if c != tuple(range(k))]
+        combos.sort(key=lambda c: sum(float(dist[pips[i]]) for i in c))
+        out += [pips[list(c)] for c in combos]
+        if len(out) >= SUBSET_TRIES:
+            break
+    return out[:SUBSET_TRIES]
 
 
 def _face_of(p: Pips, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool) -> _Die | None:
@@ -503,25 +552,37 @@ GUESS = 0.5
 #: Below this probability (at first look) for the value the pips read, the classifier
 #: looks again at four quarter turns.
 AGREE = 0.5
+#: Classifier probability from which it settles a face the pips read in doubt (a grid
+#: spot unclear, a size unlike the others', a side face's round pips beside it).
+CONFIRM = 0.9
+#: Classifier probability of "no die" from which a find is dropped whatever its pips
+#: read: a key and its letter, a plug, a coin (on the real photos no die reaches 0.45).
+NO_DIE = 0.6
 #: Below this probability for the value the pips read, the classifier disagrees.
 NET_DOUBT = 0.2
 #: Detector score from which a find with no pips that the classifier calls a die with no
 #: readable face is refused (below it, such finds are mostly cables, keys and clips).
 BARE_SURE = 0.5
-#: ... and the classifier's least probability for it (cables and clips look unreadable too).
-BARE_UNREADABLE = 0.9
+#: ... and the classifier's least probability for it (keys and clips look unreadable too).
+BARE_UNREADABLE = 0.75
 _UNREADABLE, _NONE = CLASSES.index("unreadable"), CLASSES.index("none")
 
 
 def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[_Die],
                     bare: list[_Die]) -> tuple[list[_Die], list[_Die]]:
-    """Ask the face classifier about every die found (see :mod:`dicetray.vision.classifier`)
-    and weigh its answer against the pips' (:func:`_weigh_read`, :func:`_weigh_unread`).
-    Returns (dice, unread)."""
+    """Ask the face classifier about every die found (see :mod:`dicetray.vision.classifier`),
+    drop the finds it says are no die (:data:`NO_DIE`), and weigh its answer against the
+    pips' (:func:`_weigh_read`, :func:`_weigh_unread`). Returns (dice, unread)."""
     every = [*dice, *unread, *bare]  # each one a find of the detector (see _confirm)
     if not every:
         return dice, unread
     seen = _opinions(img, every)
+    # a thing on the table the detector took for a die, whatever its marks read as (the
+    # classifier never saw a die cut by the frame: such a find stays, to be refused)
+    frame = (float(img.shape[1]), float(img.shape[0]))
+    dice, unread, bare = ([d for d in group if float(seen[id(d)][_NONE]) < NO_DIE
+                           or d.found is None or _cut(d.found, frame, 0.5)]
+                          for group in (dice, unread, bare))
     rescued, unread = _weigh_unread(img, unread, bare, seen)
     return [*_weigh_read(sc, dice, seen), *rescued], unread
 
@@ -560,6 +621,10 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
     dice = [d for d in dice if id(d) not in faint]
     for die in dice:
         p = seen[id(die)]
+        if (die.problem == "ambiguous" and not die.detail and die.value
+                and float(p[die.value]) >= CONFIRM):
+            die.problem = ""  # the pips' doubt settled: the classifier is sure of their value
+            die.confidence = float(p[die.value])
         if die.problem:  # unsure anyway: show the likelier value of the two opinions
             guess = 1 + int(np.argmax(p[1:7]))
             if float(p[guess]) >= GUESS:
@@ -611,8 +676,7 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
             kept.append(die)
             continue
         die.value, die.confidence = best, float(p[best])
-        half = cand.size / 2
-        if not (half <= cand.x <= w - 1 - half and half <= cand.y <= h - 1 - half):
+        if _cut(cand, (w, h), 0.5):
             die.problem = "edge"
         elif sure and die.problem == "ambiguous":
             die.problem, die.detail = "", ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from dicetray.vision.classifier import CLASSES, CROP
-from training.crops import PER_DIE, sample_crops
+from training.crops import CLUTTER, PER_DIE, sample_crops
 from training.data import compose
 
 
@@ -17,16 +17,19 @@ def test_crops_are_reproducible_from_their_seed() -> None:
 
 def test_labels_follow_the_rendered_truth() -> None:
     for seed in range(10):
-        _, _, truth = compose(seed)
+        _, _, truth, things = compose(seed, CLUTTER)
         _, labels = sample_crops(seed)
         expected = []
         for die in truth.dice:
             if not die.cut:
                 label = CLASSES.index("unreadable") if die.cocked or die.blurred else die.value
                 expected += [label] * PER_DIE
-        # the dice first, in order, then at most one crop of bare floor
+        # the dice first, in order, then at most one crop of bare floor and one of each
+        # thing on it that is not a die
         assert labels[: len(expected)].tolist() == expected
-        assert labels[len(expected):].tolist() in ([], [CLASSES.index("none")])
+        rest = labels[len(expected):].tolist()
+        assert rest == [CLASSES.index("none")] * len(rest)
+        assert len(things) <= len(rest) <= len(things) + 1
 
 
 def test_every_class_is_made() -> None:

@@ -14,7 +14,7 @@ from dicetray.vision.classifier import CLASSES
 from dicetray.vision.detector import Candidate
 from dicetray.vision.errors import FrameError
 from dicetray.vision.layouts import LAYOUTS
-from dicetray.vision.recognizer import _analyse, _read_as, _windows
+from dicetray.vision.recognizer import _analyse, _read_as, _read_candidate, _windows
 from dicetray.vision.render import render
 from dicetray.vision.scene import random_scene
 
@@ -251,6 +251,37 @@ class TestSecondOpinion:
         roll = read(tray([(320, 240, 3, 64, 0)]))
         assert roll.kind == "ambiguous" and roll.values == (3,)
 
+    @pytest.mark.parametrize(("p", "values"), [(0.7, ()), (0.5, (3,))])
+    def test_a_find_the_classifier_calls_no_die_is_dropped_whatever_its_pips_read(
+        self, monkeypatch: pytest.MonkeyPatch, p: float, values: tuple[int, ...]
+    ) -> None:
+        self.classifier_says(monkeypatch, CLASSES.index("none"), p)
+        roll = read(tray([(320, 240, 3, 64, 0)]))
+        assert roll.values == values, roll
+
+    @pytest.mark.parametrize(("p", "ok"), [(0.95, True), (0.85, False)])
+    def test_a_face_in_doubt_is_settled_when_the_classifier_is_sure_of_its_value(
+        self, monkeypatch: pytest.MonkeyPatch, p: float, ok: bool
+    ) -> None:
+        dice = [(120, 120, 4, 60, 0), (320, 120, 4, 60, 0), (520, 120, 4, 60, 0),
+                (320, 330, 4, 95, 0)]  # a die much bigger than the others: framed wrongly?
+        plain = read(tray(dice))
+        assert plain.kind == "ambiguous", plain
+        self.classifier_says(monkeypatch, 4, p)
+        roll = read(tray(dice))
+        assert roll.ok == ok and roll.values == (4, 4, 4, 4), roll
+
+    def test_a_die_whose_find_sits_on_the_frame_edge_is_cut(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # one pip well inside the frame, but the detector sees the face's centre at the
+        # border: the rest of the die is outside it
+        found = [Candidate(14.0, 240.0, 64.0, 0.9, "flat")]
+        monkeypatch.setattr(recognizer, "detect", lambda img: found)
+        self.classifier_says(monkeypatch, 1, 0.9)
+        roll = read(tray([(36, 240, 1, 64, 0)]))
+        assert roll.kind == "edge" and roll.values == (1,), roll
+
 
 class TestReadAs:
     """A die's face read again from its find's top face alone (``_read_as``)."""
@@ -277,6 +308,23 @@ class TestReadAs:
         assert _read_as(sc, die, other) is None  # a 3's corner pips are on its top face
         face = _read_as(sc, die, 3)
         assert face is not None and face.value == 3
+
+
+class TestReadCandidate:
+    """A die the detector found but no face was read on, read from the pips near it."""
+
+    def test_a_side_face_pip_nearer_the_find_than_the_faces_own_is_left_out(self) -> None:
+        img = tray([(320, 240, 2, 80, 0)])  # pips at (298, 218) and (340, 261)
+        cv2.rectangle(img, (280, 281), (360, 310), (170, 170, 170), -1)  # the side face
+        cv2.circle(img, (305, 288), 6, BLACK, -1)  # ... and its pip
+        # the detector's centre sits off the top face, towards the side face: the side
+        # face's pip is nearer it than the top face's far pip, so the nearest two make no
+        # face on it
+        cand = Candidate(320.0, 252.0, 80.0, 0.9, "flat")
+        sc, _ = _analyse(img, 80.0, [cand])
+        die = _read_candidate(sc, cand)
+        assert die.value == 2
+        assert sorted(round(sc.pips.x[i] / sc.scale) for i in die.pips) == [298, 340]
 
 
 class TestFrames:
