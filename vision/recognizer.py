@@ -14,15 +14,19 @@ Steps, all on a working copy scaled so pips are a few pixels wide:
    spot must be blank, so a missed pip or a speck of dust is caught, not counted;
 5. faces kept only on a die the detector found (a side face's pips, a speck or a
    shadow never become a die); a die found with no face read is read from the pips
-   nearest its centre, or refused when it shows pips that fit no face;
-6. refusals: a face cut by the frame edge, a die leaning or moving, a face far from
-   square compared with the others (cocked die), blurred pips, the wrong number of dice;
+   nearest its centre (or, failing that, from any few of them), or refused when it
+   shows pips that fit no face;
+6. refusals: a face cut by the frame edge (or a find centred on it), a die leaning or
+   moving, a face far from square compared with the others (cocked die), blurred pips,
+   the wrong number of dice;
 7. a second opinion (:mod:`dicetray.vision.classifier`): a small network reads each
-   die's crop as a whole; where it reads another value than the pips, the die is read
+   die's crop as a whole; a find it calls no die (a key, a plug, a coin) is dropped
+   unless the frame cuts it; where it reads another value than the pips, the die is read
    again from its top face alone (a slanted view's side-face pip left out) and, if that
-   does not settle it, refused; a lone spot on a faint find is no die unless it is sure
-   of the 1; a die the pips could not read it reads alone when sure, and a find without
-   pips it calls a moving or leaning die is refused.
+   does not settle it, refused; a face the pips read in doubt it settles when it is sure
+   of their value; a lone spot on a faint find is no die unless it is sure of the 1; a
+   die the pips could not read it reads alone when sure, and a find without pips it
+   calls a moving or leaning die is refused.
 
 >>> import numpy as np, cv2
 >>> tray = np.full((240, 320, 3), (60, 110, 40), np.uint8)

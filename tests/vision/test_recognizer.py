@@ -271,16 +271,18 @@ class TestSecondOpinion:
         roll = read(tray(dice))
         assert roll.ok == ok and roll.values == (4, 4, 4, 4), roll
 
+    @pytest.mark.parametrize("says", [1, CLASSES.index("none")])
     def test_a_die_whose_find_sits_on_the_frame_edge_is_cut(
-        self, monkeypatch: pytest.MonkeyPatch
+        self, monkeypatch: pytest.MonkeyPatch, says: int
     ) -> None:
         # one pip well inside the frame, but the detector sees the face's centre at the
-        # border: the rest of the die is outside it
+        # border: the rest of the die is outside it (the classifier, reading a crop
+        # padded past the border, may call it anything, even no die)
         found = [Candidate(14.0, 240.0, 64.0, 0.9, "flat")]
         monkeypatch.setattr(recognizer, "detect", lambda img: found)
-        self.classifier_says(monkeypatch, 1, 0.9)
+        self.classifier_says(monkeypatch, says, 0.9)
         roll = read(tray([(36, 240, 1, 64, 0)]))
-        assert roll.kind == "edge" and roll.values == (1,), roll
+        assert roll.kind == "edge", roll
 
 
 class TestReadAs:
