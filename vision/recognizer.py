@@ -562,6 +562,10 @@ CONFIRM = 0.9
 #: Classifier probability of "no die" from which a find is dropped whatever its pips
 #: read: a key and its letter, a plug, a coin (on the real photos no die reaches 0.45).
 NO_DIE = 0.6
+#: Detector score below which a find the pips could not read is dropped when "no die" is
+#: the classifier's likeliest answer, however unsure (smeared cables, labels; a moving
+#: die it calls unreadable).
+FAINT_NONE = 0.5
 #: Below this probability for the value the pips read, the classifier disagrees.
 NET_DOUBT = 0.2
 #: Detector score from which a find with no pips that the classifier calls a die with no
@@ -657,7 +661,8 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
     the classifier (``seen``): returns (dice it read, dice still unread).
 
     A die the pips could not read the classifier reads alone when it is sure (else it
-    stays unread, or shows the classifier's guess with an unsure answer). A bare find (no
+    stays unread, or shows the classifier's guess with an unsure answer); a faint one
+    whose likeliest class is no die is dropped. A bare find (no
     pips, or a faint one) is a die when the classifier is sure of it, or when the
     detector is and the classifier reads a value there (then unsure).
     """
@@ -674,6 +679,8 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
                 best == _UNREADABLE and (cand.score < BARE_SURE
                                          or float(p[best]) < BARE_UNREADABLE))):
             continue  # no die: every face shows a pip, and a magnet or a button shows none
+        if best == _NONE and cand.score < FAINT_NONE:
+            continue  # neither network sees a die: a smeared cable, a label
         if best in (_UNREADABLE, _NONE):
             if best == _UNREADABLE:
                 _doubt(die, best)

@@ -259,6 +259,18 @@ class TestSecondOpinion:
         roll = read(tray([(320, 240, 3, 64, 0)]))
         assert roll.values == values, roll
 
+    @pytest.mark.parametrize(("score", "kind"), [(0.4, "no-dice"), (0.7, "blur")])
+    def test_a_faint_moving_find_likeliest_no_die_is_dropped(
+        self, monkeypatch: pytest.MonkeyPatch, score: float, kind: str
+    ) -> None:
+        img = tray([])
+        cv2.rectangle(img, (290, 200), (350, 280), BLACK, -1)  # a cable's plug, smeared
+        monkeypatch.setattr(recognizer, "detect",
+                            lambda img: [Candidate(320.0, 240.0, 64.0, score, "moving")])
+        self.classifier_says(monkeypatch, CLASSES.index("none"), 0.4)
+        roll = read(img)
+        assert roll.kind == kind and roll.values == (), roll
+
     @pytest.mark.parametrize(("p", "ok"), [(0.95, True), (0.85, False)])
     def test_a_face_in_doubt_is_settled_when_the_classifier_is_sure_of_its_value(
         self, monkeypatch: pytest.MonkeyPatch, p: float, ok: bool
