@@ -397,17 +397,17 @@ def _candidate_size(candidates: list[Candidate]) -> float | None:
     return float(np.median(flat)) if flat else None
 
 
-def _confirm(sc: _Scene, found: list[_Die],
-             candidates: list[Candidate]) -> tuple[list[_Die], list[_Die], list[_Die]]:
+def _confirm(sc: _Scene, found: list[_Die], candidates: list[Candidate],
+             frame: tuple[float, float]) -> tuple[list[_Die], list[_Die], list[_Die]]:
     """Keep the faces that lie on a die the detector found; read the dice it found that
     no face was read on; drop faces beside a die (its side faces) or on no die at all.
+    ``frame`` is the frame's (w, h).
 
     Returns (dice, unread, bare): ``unread`` holds a placeholder per die seen but not
     read, ``bare`` one per flat find that shows no pips or that the detector is unsure
     of (a die only if the face classifier reads one).
     """
     s = sc.scale
-    frame = (sc.work.shape[1] / s, sc.work.shape[0] / s)
     cx = np.array([c.x * s for c in candidates])
     cy = np.array([c.y * s for c in candidates])
     size = np.array([c.size * s for c in candidates])
@@ -562,9 +562,9 @@ CONFIRM = 0.9
 #: Classifier probability of "no die" from which a find is dropped whatever its pips
 #: read: a key and its letter, a plug, a coin (on the real photos no die reaches 0.45).
 NO_DIE = 0.6
-#: Detector score below which a find the pips could not read is dropped when "no die" is
-#: the classifier's likeliest answer, however unsure (smeared cables, labels; a moving
-#: die it calls unreadable).
+#: Detector score below which a find the pips could not read (and the frame does not
+#: cut) is dropped when "no die" is the classifier's likeliest answer, however unsure
+#: (smeared cables, labels; a moving die it calls unreadable).
 FAINT_NONE = 0.5
 #: Below this probability for the value the pips read, the classifier disagrees.
 NET_DOUBT = 0.2
@@ -679,7 +679,8 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
                 best == _UNREADABLE and (cand.score < BARE_SURE
                                          or float(p[best]) < BARE_UNREADABLE))):
             continue  # no die: every face shows a pip, and a magnet or a button shows none
-        if best == _NONE and cand.score < FAINT_NONE:
+        cut = _cut(cand, (w, h), 0.5)
+        if best == _NONE and cand.score < FAINT_NONE and not cut:
             continue  # neither network sees a die: a smeared cable, a label
         if best in (_UNREADABLE, _NONE):
             if best == _UNREADABLE:
@@ -687,7 +688,7 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
             kept.append(die)
             continue
         die.value, die.confidence = best, float(p[best])
-        if _cut(cand, (w, h), 0.5):
+        if cut:
             die.problem = "edge"
         elif sure and die.problem == "ambiguous":
             die.problem, die.detail = "", ""
@@ -859,7 +860,7 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
     candidates = detect(img)
     die_size = getattr(calibration, "die_size", None) or _candidate_size(candidates)
     sc, found = _analyse(img, float(die_size) if die_size else None, candidates)
-    found, unread, bare = _confirm(sc, found, candidates)
+    found, unread, bare = _confirm(sc, found, candidates, (img.shape[1], img.shape[0]))
     _check(sc, found)
     _side_faces(sc, found)
     found, unread = _second_opinion(img, sc, found, unread, bare)

@@ -259,14 +259,15 @@ class TestSecondOpinion:
         roll = read(tray([(320, 240, 3, 64, 0)]))
         assert roll.values == values, roll
 
-    @pytest.mark.parametrize(("score", "kind"), [(0.4, "no-dice"), (0.7, "blur")])
-    def test_a_faint_moving_find_likeliest_no_die_is_dropped(
-        self, monkeypatch: pytest.MonkeyPatch, score: float, kind: str
+    @pytest.mark.parametrize(("x", "score", "kind"),
+                             [(320, 0.4, "no-dice"), (320, 0.7, "blur"), (14, 0.4, "edge")])
+    def test_a_faint_moving_find_likeliest_no_die_is_dropped_unless_cut(
+        self, monkeypatch: pytest.MonkeyPatch, x: float, score: float, kind: str
     ) -> None:
         img = tray([])
-        cv2.rectangle(img, (290, 200), (350, 280), BLACK, -1)  # a cable's plug, smeared
+        cv2.rectangle(img, (x - 30, 200), (x + 30, 280), BLACK, -1)  # a cable's plug, smeared
         monkeypatch.setattr(recognizer, "detect",
-                            lambda img: [Candidate(320.0, 240.0, 64.0, score, "moving")])
+                            lambda img: [Candidate(float(x), 240.0, 64.0, score, "moving")])
         self.classifier_says(monkeypatch, CLASSES.index("none"), 0.4)
         roll = read(img)
         assert roll.kind == kind and roll.values == (), roll
