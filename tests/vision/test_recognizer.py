@@ -231,6 +231,17 @@ class TestSecondOpinion:
         roll = read(img)
         assert roll.status == "unsure" and roll.values == values, roll
 
+    @pytest.mark.parametrize(("p", "kind"), [(0.8, "cocked"), (0.7, "no-dice")])
+    def test_a_strong_find_without_pips_is_a_leaning_die_when_the_classifier_is_sure_enough(
+        self, monkeypatch: pytest.MonkeyPatch, p: float, kind: str
+    ) -> None:
+        img = tray([])
+        cv2.rectangle(img, (290, 210), (350, 270), WHITE, -1)  # no pips show
+        self.detector_finds(monkeypatch, 0.7)
+        self.classifier_says(monkeypatch, CLASSES.index("unreadable"), p)
+        roll = read(img)
+        assert roll.kind == kind and roll.values == (), roll
+
     def test_agreeing_opinions_read_ok(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.classifier_says(monkeypatch, 3, 0.9)
         roll = read(tray([(320, 240, 3, 64, 0)]))
