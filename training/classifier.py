@@ -6,7 +6,7 @@ no readable face, values 1-6, no die. It learns from
 rendered crops only (:mod:`training.crops`), with flips, quarter turns, channel swaps and
 light changes, none of which change a face's value.
 
-    python3 -m training.crops --out /tmp/crops.npz        # 16,000 frames from seed 700000
+    python3 -m training.crops --out /tmp/crops.npz        # 16,000 frames from seed 800000
     python3 -m training.classifier --data /tmp/crops.npz --out vision/models/face-classifier.onnx
 """
 

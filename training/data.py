@@ -178,6 +178,7 @@ def compose(seed: int, clutter: int = 0) -> tuple[np.random.Generator, np.ndarra
                     dice=tuple(_upset(rng, die) for die in scene.dice))
     frame, truth = render(scene)
     image = frame.astype(np.float32)
+    body = _dice_mask(scene, RENDER_SIZE)  # where the dice are, 0..1
     marbled = rng.random() < 0.3
     pips = _pip_mask(scene, frame) if marbled else None
     shade = None
@@ -193,21 +194,19 @@ def compose(seed: int, clutter: int = 0) -> tuple[np.random.Generator, np.ndarra
                 pips = pips * (1 - mask2) + _pip_mask(second, frame2) * mask2
     if rng.random() < 0.65:  # another floor, the dice's shadows kept
         empty = render(scene.with_dice(()))[0].astype(np.float32)
-        mask = _dice_mask(scene, RENDER_SIZE)
         shade = np.clip((image.mean(axis=2, keepdims=True) + 4)
                         / (empty.mean(axis=2, keepdims=True) + 4), 0.2, 1.1)
         floor = procedural_floor(rng, RENDER_SIZE)
-        image = image * mask + floor * shade * (1 - mask)
+        image = image * body + floor * shade * (1 - body)
     if pips is not None:  # marbled or swirled dice
-        image = _marble(rng, image, _dice_mask(scene, RENDER_SIZE) * (1 - pips))
+        image = _marble(rng, image, body * (1 - pips))
     spots: list[Spot] = []
     if clutter and truth.dice:  # things on the floor, under the dice
         layer = image.copy()
         size = float(np.median([d.size for d in truth.dice]))
         spots = scatter(rng, layer, [(d.x, d.y, d.size) for d in truth.dice], size,
                         int(rng.integers(0, clutter + 1)))
-        mask = _dice_mask(scene, RENDER_SIZE)
-        image = image * mask + layer * (1 - mask)
+        image = image * body + layer * (1 - body)
     return rng, image, truth, spots
 
 

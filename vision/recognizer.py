@@ -617,8 +617,9 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
     A single pip on a faint find is a die only when the classifier is sure of the 1 (or
     sees another face there). A value the classifier is sure is another is read again
     from the top face alone (:func:`_read_as`); failing that, or when the classifier is
-    less sure, a value it reads as another is put in doubt. A die in doubt shows the
-    classifier's value when it is the likelier.
+    less sure, a value it reads as another is put in doubt. A die the pips read in doubt
+    is settled when the classifier is sure of the same value (:data:`CONFIRM`); one still
+    in doubt shows the classifier's value when it is the likelier.
     """
     faint = {id(d) for d in dice if d.value == 1 and not d.problem
              and d.found is not None and d.found.score < BARE_SURE
@@ -662,7 +663,7 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
 
     A die the pips could not read the classifier reads alone when it is sure (else it
     stays unread, or shows the classifier's guess with an unsure answer); a faint one
-    whose likeliest class is no die is dropped. A bare find (no
+    whose likeliest class is no die is dropped unless the frame cuts it. A bare find (no
     pips, or a faint one) is a die when the classifier is sure of it, or when the
     detector is and the classifier reads a value there (then unsure).
     """
