@@ -22,6 +22,7 @@ import numpy as np
 
 from dicetray.vision.errors import VisionError
 from dicetray.vision.networks import load
+from dicetray.vision.resize import resize
 
 __all__ = ["CLASSES", "CROP", "MODEL", "SPAN", "classify", "crop", "crops"]
 
@@ -50,9 +51,7 @@ def crop(frame: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
         frame = cv2.copyMakeBorder(frame, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
         x0, y0 = x0 + pad, y0 + pad
     roi = frame[y0:y0 + side, x0:x0 + side]
-    shrink = side > CROP
-    return cv2.resize(roi, (CROP, CROP), interpolation=cv2.INTER_AREA if shrink
-                      else cv2.INTER_LINEAR)
+    return resize(roi, (CROP, CROP))
 
 
 def crops(frame: np.ndarray, dice: Sequence[tuple[float, float, float]]) -> np.ndarray:

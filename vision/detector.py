@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from dicetray.vision.networks import load
+from dicetray.vision.resize import resize
 
 __all__ = ["INPUT_SIDE", "KINDS", "MODEL", "Candidate", "detect"]
 
@@ -53,7 +54,7 @@ def heat_maps(frame: np.ndarray, model: Path = MODEL) -> tuple[np.ndarray, float
     h, w = frame.shape[:2]
     s = INPUT_SIDE / max(h, w)
     sw, sh = max(8, round(w * s)), max(8, round(h * s))
-    small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    small = resize(frame, (sw, sh))
     pw, ph = -(-sw // 8) * 8, -(-sh // 8) * 8  # the network halves three times
     if (pw, ph) != (sw, sh):
         small = cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_REPLICATE)

@@ -56,6 +56,7 @@ from dicetray.vision.faces import fit_or_split, groups, linkable
 from dicetray.vision.layouts import LayoutFit, fit_layout, value_of_spots
 from dicetray.vision.pips import Pips, channels, find_pips, pip_maps
 from dicetray.vision.reading import DieReading, Reading
+from dicetray.vision.resize import resize
 
 __all__ = ["read"]
 
@@ -205,8 +206,7 @@ def _scene(img: np.ndarray, s: float, windows: list[Window] | None = None) -> _S
         # the frame region that scales onto this window (to within half a working pixel)
         sx0, sy0 = math.floor(x0 / s), math.floor(y0 / s)
         sx1, sy1 = min(w, math.ceil(x1 / s)), min(h, math.ceil(y1 / s))
-        sub = cv2.resize(img[sy0:sy1, sx0:sx1], (x1 - x0, y1 - y0),
-                         interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+        sub = resize(img[sy0:sy1, sx0:sx1], (x1 - x0, y1 - y0))
         work[y0:y1, x0:x1] = sub
         pips, face, maps = _face_pips(sub, kernel)
         parts.append((x0, y0, pips, face, maps))
