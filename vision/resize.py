@@ -3,7 +3,9 @@ of small pips), bilinear when enlarging.
 
 OpenCV's area resize is several times slower for large factors than for an exact half,
 so a big reduction is done in halving steps first; each halving averages 2 x 2 blocks,
-which is what the area resize does too, and the result differs by rounding only.
+which is what the area resize does too: for a power-of-two factor the result differs by
+rounding only, for others by a grey level or two on fine texture. (Only even sides are
+halved; an odd one would lose a row or column.)
 
 >>> import numpy as np
 >>> image = np.arange(64, dtype=np.uint8).reshape(8, 8)
@@ -24,7 +26,8 @@ __all__ = ["resize"]
 def resize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """``image`` scaled to ``size`` (width, height)."""
     w, h = size
-    while image.shape[1] >= 2 * w and image.shape[0] >= 2 * h and min(image.shape[:2]) >= 4:
+    while (image.shape[1] >= 2 * w and image.shape[0] >= 2 * h
+           and image.shape[0] % 2 == 0 and image.shape[1] % 2 == 0):
         half = (image.shape[1] // 2, image.shape[0] // 2)
         image = cv2.resize(image, half, interpolation=cv2.INTER_AREA)
     if (image.shape[1], image.shape[0]) == (w, h):
