@@ -117,6 +117,15 @@ def _by_angle(points: np.ndarray) -> np.ndarray:
     return points[np.argsort(np.arctan2(points[:, 1], points[:, 0]))]
 
 
+def _orders(k: int) -> np.ndarray:
+    """Every way of pairing k pips in angular order with a ring of k layout spots: the
+    ring turned by each step, then mirrored and turned (rows: indices into the pips)."""
+    j = np.arange(k)
+    turns = [(j + shift) % k for shift in range(k)]
+    mirrored = [(k - 1 - j + shift) % k for shift in range(k)]
+    return np.array(turns + mirrored)
+
+
 def _fit_affine(points: np.ndarray, value: int) -> LayoutFit | None:
     centre = points.mean(axis=0)
     rel = points - centre
@@ -127,29 +136,22 @@ def _fit_affine(points: np.ndarray, value: int) -> LayoutFit | None:
         canon = canon[:4]
     obs = _by_angle(rel)
     ring = _by_angle(canon)
-    best: tuple[float, np.ndarray] | None = None
-    for flip in (False, True):
-        ref = ring[::-1] if flip else ring
-        for shift in range(len(ref)):
-            c = np.roll(ref, shift, axis=0)
-            m, *_ = np.linalg.lstsq(c, obs, rcond=None)
-            affine = m.T
-            det = abs(float(np.linalg.det(affine)))
-            if det < 1e-6:
-                continue
-            err = obs - c @ m
-            res = math.sqrt(float((err**2).sum(axis=1).mean()) / det)
-            if best is None or res < best[0]:
-                best = (res, affine)
-    if best is None:
+    # least squares ring @ m = obs for every pairing at once (ring is the same each time)
+    paired = obs[_orders(len(ring))]  # pairings x k x 2
+    m = np.linalg.pinv(ring) @ paired  # pairings x 2 x 2
+    det = np.abs(np.linalg.det(m))
+    err = ((paired - ring @ m) ** 2).sum(axis=2).mean(axis=1)
+    ok = det >= 1e-6
+    if not ok.any():
         return None
+    res = np.sqrt(np.where(ok, err, np.inf) / np.where(ok, det, 1.0))
+    # the first of equal fits (a symmetric layout fits as well turned or mirrored)
+    best = int(np.flatnonzero(res <= res.min() * (1 + 1e-9))[0])
+    affine, residual = m[best].T, float(res[best])
     if value == 5:
-        mid_err = float(np.hypot(*points[mid] - centre)) / math.sqrt(
-            abs(float(np.linalg.det(best[1])))
-        )
-        res = math.hypot(best[0], mid_err)
-        best = (res, best[1])
-    return LayoutFit(value, centre, best[1], best[0])
+        mid_err = float(np.hypot(*points[mid] - centre)) / math.sqrt(float(det[best]))
+        residual = math.hypot(residual, mid_err)
+    return LayoutFit(value, centre, affine, residual)
 
 
 def _fit_diagonal(points: np.ndarray) -> LayoutFit | None:
