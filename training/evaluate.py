@@ -9,6 +9,7 @@ trained on rendered frames only, carries over to real ones.
     python3 -m training.evaluate                  # both sets
     python3 -m training.evaluate --threshold 0.4 --sets nell-byler
     python3 -m training.evaluate --faces 0.9      # the face classifier on the dice found
+    python3 -m training.evaluate --detector /tmp/new/dice-detector.onnx   # a new model
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.datasets import datasets_root, load_set  # noqa: E402
 from dicetray.vision.classifier import classify  # noqa: E402
-from dicetray.vision.detector import THRESHOLD, Candidate, detect  # noqa: E402
+from dicetray.vision.detector import MODEL, THRESHOLD, Candidate, detect  # noqa: E402
 
 Box = tuple[float, float, float, float, int]  # x0, y0, x1, y1 in px, value
 
@@ -73,11 +74,11 @@ def matches(truth: list[Box], cands: list[Candidate]) -> list[tuple[Box, Candida
     return out
 
 
-def evaluate(set_name: str, threshold: float) -> dict[str, float]:
+def evaluate(set_name: str, threshold: float, model: Path = MODEL) -> dict[str, float]:
     found = labelled = claimed = 0
     ratios = []
     for path, truth in boxes(set_name).items():
-        cands = detect(cv2.imread(str(path)), threshold)
+        cands = detect(cv2.imread(str(path)), threshold, model)
         labelled += len(truth)
         claimed += len(cands)
         pairs = matches(truth, cands)
@@ -87,14 +88,15 @@ def evaluate(set_name: str, threshold: float) -> dict[str, float]:
             "dice": labelled, "size_ratio": float(np.median(ratios)) if ratios else 0.0}
 
 
-def faces(set_name: str, sure: float) -> dict[str, float]:
-    """The face classifier on each labelled die the detector found, at the detector's
-    centre and size: right overall, and how many it is ``sure`` of and how many of those
-    are right."""
+def faces(set_name: str, sure: float, model: Path = MODEL) -> dict[str, float]:
+    """The face classifier on each labelled die detector ``model`` found, at the
+    detector's centre and size: right overall, and how many it is ``sure`` of and how
+    many of those are right."""
     total = right = confident = confident_right = 0
     for path, truth in boxes(set_name).items():
         image = cv2.imread(str(path))
-        picked = [((c.x, c.y, c.size), box[4]) for box, c in matches(truth, detect(image))]
+        found = detect(image, model=model)
+        picked = [((c.x, c.y, c.size), box[4]) for box, c in matches(truth, found)]
         if not picked:
             continue
         probs = classify(image, [p[0] for p in picked])
@@ -112,15 +114,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sets", default="matteop65,nell-byler")
     parser.add_argument("--threshold", type=float, default=THRESHOLD)
+    parser.add_argument("--detector", type=Path, default=MODEL, help="the detector's ONNX file")
     parser.add_argument("--faces", type=float, metavar="SURE",
                         help="measure the face classifier instead (SURE: its least probability)")
     args = parser.parse_args(argv)
     if args.faces is not None:
-        _table(args.sets, lambda name: faces(name, args.faces),
+        _table(args.sets, lambda name: faces(name, args.faces, args.detector),
                f"| set | dice found | read right | sure (p >= {args.faces}) | sure and right |",
                "| {set} | {dice} | {right:.1%} | {sure:.1%} | {sure_right:.1%} |")
         return 0
-    _table(args.sets, lambda name: evaluate(name, args.threshold),
+    _table(args.sets, lambda name: evaluate(name, args.threshold, args.detector),
            "| set | labelled dice | found (recall) | candidates that are dice (precision) "
            f"| size ÷ box side |  (threshold {args.threshold})",
            "| {set} | {dice} | {recall:.1%} | {precision:.1%} | {size_ratio:.2f} |")
