@@ -27,7 +27,6 @@ if str(ROOT) not in sys.path:
 
 from dicetray.vision.classifier import CLASSES, crop  # noqa: E402
 from training.data import (  # noqa: E402
-    CLUTTER,
     RENDER_SIZE,
     camera_faults,
     compose,
@@ -37,6 +36,8 @@ from training.data import (  # noqa: E402
 
 #: Crops per die (each with its own jitter).
 PER_DIE = 2
+#: Most things that are not dice drawn into one frame (each cropped once as "no die").
+CLUTTER = 3
 UNREADABLE, NO_DIE = CLASSES.index("unreadable"), CLASSES.index("none")
 
 

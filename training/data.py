@@ -5,9 +5,7 @@ beyond a tidy tray so the detector learns what a die is rather than what our tra
 like: any dice colour (several colours in one frame), small and large dice, up to 25
 of them, steep and flat camera angles, and the floor swapped for procedural wood, cloth,
 paper, stone or clutter with the dice's own shadows kept. Camera faults (defocus, noise,
-JPEG, colour casts) come last. Up to :data:`CLUTTER` things that are not dice (keys,
-plugs, coins, labels: :mod:`training.clutter`) lie on the floor under the dice, so the
-detector learns to pass them by.
+JPEG, colour casts) come last.
 
 Each sample is a frame at the detector's input scale and one row per die:
 ``(x, y, size, kind)`` with ``kind`` 0 = flat and still, 1 = cocked, 2 = moving.
@@ -41,8 +39,6 @@ from training.clutter import Spot, scatter  # noqa: E402
 RENDER_SIZE = (640, 480)
 INPUT_SIZE = (320, 240)
 FLAT, COCKED, MOVING = 0, 1, 2
-#: Most things that are not dice drawn on the floor of one frame.
-CLUTTER = 3
 T = TypeVar("T")
 
 
@@ -242,7 +238,7 @@ def _marble(rng: np.random.Generator, image: np.ndarray, mask: np.ndarray) -> np
 
 def sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """One training frame at :data:`INPUT_SIZE` and its dice ``(x, y, size, kind)``."""
-    rng, image, truth, _ = compose(seed, CLUTTER)
+    rng, image, truth, _ = compose(seed)
     # a window of the frame, so dice span from a few pixels to a third of the input
     k = float(np.exp(rng.uniform(np.log(0.3), 0)))
     cw, ch = RENDER_SIZE[0] * k, RENDER_SIZE[1] * k
