@@ -573,6 +573,9 @@ NET_DOUBT = 0.2
 BARE_SURE = 0.5
 #: ... and the classifier's least probability for it (keys and clips look unreadable too).
 BARE_UNREADABLE = 0.75
+#: Classifier probability of a value from which a faint bare find is a die, shown with
+#: that value in an unsure answer (below it, such finds are mostly keys and clips).
+BARE_GUESS = 0.6
 _UNREADABLE, _NONE = CLASSES.index("unreadable"), CLASSES.index("none")
 
 
@@ -664,8 +667,9 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
     A die the pips could not read the classifier reads alone when it is sure (else it
     stays unread, or shows the classifier's guess with an unsure answer); a faint one
     whose likeliest class is no die is dropped unless the frame cuts it. A bare find (no
-    pips, or a faint one) is a die when the classifier is sure of it, or when the
-    detector is and the classifier reads a value there (then unsure).
+    pips, or a faint one) is a die when the classifier is sure of it, or reads a value
+    there fairly surely (:data:`BARE_GUESS`), or when the detector is sure and the
+    classifier reads a value at all (unsure then, showing that value).
     """
     h, w = img.shape[:2]
     dice, kept = [], []
@@ -676,7 +680,8 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
         sure = float(p[best]) >= NET_SURE
         cand = die.found
         assert cand is not None
-        if id(die) in bare_ids and (best == _NONE or (not sure and cand.score < BARE_SURE) or (
+        if id(die) in bare_ids and (best == _NONE or (
+                float(p[best]) < BARE_GUESS and cand.score < BARE_SURE) or (
                 best == _UNREADABLE and (cand.score < BARE_SURE
                                          or float(p[best]) < BARE_UNREADABLE))):
             continue  # no die: every face shows a pip, and a magnet or a button shows none
