@@ -24,7 +24,8 @@ __all__ = ["resize"]
 
 
 def resize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """``image`` scaled to ``size`` (width, height)."""
+    """``image`` scaled to ``size`` (width, height); ``image`` itself, not a copy, when it
+    is that size already."""
     w, h = size
     while (image.shape[1] >= 2 * w and image.shape[0] >= 2 * h
            and image.shape[0] % 2 == 0 and image.shape[1] % 2 == 0):

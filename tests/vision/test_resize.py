@@ -15,7 +15,9 @@ from dicetray.vision.resize import resize
     ((482, 642, 3), (100, 75), 2),  # halved once, then the area resize (321 x 241 is odd)
     ((481, 643, 3), (100, 75), 0),  # odd: one area step
 ])
-def test_shrinking_matches_the_area_average(shape, size, most) -> None:
+def test_shrinking_matches_the_area_average(
+    shape: tuple[int, ...], size: tuple[int, int], most: int
+) -> None:
     rng = np.random.default_rng(0)
     image = cv2.GaussianBlur(rng.integers(0, 256, shape, dtype=np.uint8), (0, 0), 2)
     got = resize(image, size)
