@@ -48,7 +48,7 @@ def stages(size: tuple[int, int], frames: int, seed: int) -> dict[str, float]:
     dice = [[(c.x, c.y, c.size) for c in detect(f)] for f in shots]
     return {
         "whole read": median_ms(shots, lambda i, f: read(f)),
-        "detector (resize + network)": median_ms(shots, lambda i, f: detect(f)),
+        "detector (resize + network + peaks)": median_ms(shots, lambda i, f: detect(f)),
         "classifier, each die once": median_ms(shots, lambda i, f: classify(f, dice[i], turns=1)),
         f"classifier, each die at {TURNS} turns": median_ms(
             shots, lambda i, f: classify(f, dice[i])),
