@@ -14,7 +14,7 @@ def test_prints_a_row_per_stage_with_a_time_per_size(capsys: pytest.CaptureFixtu
     lines = capsys.readouterr().out.splitlines()
     rows = lines[2:]
     assert [r.split(" | ")[0].strip("| ") for r in rows] == [
-        "whole read", "detector (resize + network)", "classifier, each die once",
+        "whole read", "detector (resize + network + peaks)", "classifier, each die once",
         "classifier, each die at 4 turns"]
     for row in rows:
         times = [float(t) for t in re.findall(r"\| (\d+\.\d) ", row + " ")]
