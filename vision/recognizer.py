@@ -26,7 +26,9 @@ Steps, all on a working copy scaled so pips are a few pixels wide:
    does not settle it, refused; a face the pips read in doubt it settles when it is sure
    of their value; a lone spot on a faint find is no die unless it is sure of the 1; a
    die the pips could not read it reads alone when sure, and a find without pips it
-   calls a moving or leaning die is refused.
+   calls a moving or leaning die is refused; so is a find the detector scores too low
+   to keep that is smeared one way and that it is sure shows no face (a die blurred
+   mid-tumble: left out, the dice at rest would be answered as the whole roll).
 
 >>> import numpy as np, cv2
 >>> tray = np.full((240, 320, 3), (60, 110, 40), np.uint8)
@@ -50,7 +52,7 @@ import cv2
 import numpy as np
 
 from dicetray.vision.classifier import CLASSES, classify
-from dicetray.vision.detector import Candidate, detect
+from dicetray.vision.detector import THRESHOLD, Candidate, detect
 from dicetray.vision.errors import FrameError
 from dicetray.vision.faces import fit_or_split, groups, linkable
 from dicetray.vision.layouts import LayoutFit, fit_layout, value_of_spots
@@ -476,12 +478,19 @@ def _on_find(sc: _Scene, cand: Candidate) -> tuple[np.ndarray, float, np.ndarray
     return centre, cand.size * s / (2 * HALF_EDGE), np.hypot(p.x - centre[0], p.y - centre[1])
 
 
+def _unread(sc: _Scene, cand: Candidate, problem: str, detail: str) -> _Die:
+    """A die seen at a find but not read (value 0), with its ``problem`` and reason."""
+    centre, a, _ = _on_find(sc, cand)
+    die = _Die(0, LayoutFit(1, centre, np.eye(2) * a, 0.0), a, [], True, 0.0, problem, detail)
+    die.found = cand
+    return die
+
+
 def _read_candidate(sc: _Scene, cand: Candidate) -> _Die:
     """Read a die the detector found from the pips on its face (value 0: unreadable)."""
     p = sc.pips
     centre, a, dist = _on_find(sc, cand)
-    unread = _Die(0, LayoutFit(1, centre, np.eye(2) * a, 0.0), a, [], True, 0.0, "ambiguous",
-                  "die at {where} shows no face that can be read")
+    unread = _unread(sc, cand, "ambiguous", "die at {where} shows no face that can be read")
     if len(p) == 0:
         return unread
     near = np.flatnonzero(dist <= 1.1 * HALF_EDGE * a)
@@ -576,17 +585,29 @@ BARE_UNREADABLE = 0.75
 #: Classifier probability of a value from which a faint bare find is a die, shown with
 #: that value in an unsure answer (below it, such finds are mostly keys and clips).
 BARE_GUESS = 0.6
+#: Least detector score of a faint find that is looked at for a die smeared by motion
+#: (the dice the recognizer reads start at the detector's own threshold).
+FAINT_FIND = 0.12
+#: Classifier probability of "unreadable" from which a smeared find is a moving die ...
+MOVING_SURE = 0.9
+#: ... when the gradients around it are this far from round at most (see _roundness: a
+#: die blurred mid-tumble is smeared one way; a key or a sharp die is not).
+SMEARED = 0.3
 _UNREADABLE, _NONE = CLASSES.index("unreadable"), CLASSES.index("none")
 
 
 def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[_Die],
-                    bare: list[_Die]) -> tuple[list[_Die], list[_Die]]:
+                    bare: list[_Die], faint: list[Candidate]) -> tuple[list[_Die], list[_Die]]:
     """Ask the face classifier about every die found (see :mod:`dicetray.vision.classifier`),
     drop the finds it says are no die (:data:`NO_DIE`), and weigh its answer against the
-    pips' (:func:`_weigh_read`, :func:`_weigh_unread`). Returns (dice, unread)."""
+    pips' (:func:`_weigh_read`, :func:`_weigh_unread`); a ``faint`` find (under the
+    detector's threshold) it sees as a die smeared by motion is a moving die
+    (:func:`_moving`). Returns (dice, unread)."""
+    finds = [d.found for d in (*dice, *unread, *bare) if d.found is not None]
+    moving = [_unread(sc, c, "blur", MOVING) for c in _moving(img, faint, finds)]
     every = [*dice, *unread, *bare]  # each one a find of the detector (see _confirm)
     if not every:
-        return dice, unread
+        return dice, [*unread, *moving]
     seen = _opinions(img, every)
     # a thing on the table the detector took for a die, whatever its marks read as (the
     # classifier never saw a die cut by the frame: such a find stays, to be refused)
@@ -594,8 +615,8 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
     dice, unread, bare = ([d for d in group if float(seen[id(d)][_NONE]) < NO_DIE
                            or d.found is None or _cut(d.found, frame, 0.5)]
                           for group in (dice, unread, bare))
-    rescued, unread = _weigh_unread(img, unread, bare, seen)
-    return [*_weigh_read(sc, dice, seen), *rescued], unread
+    rescued, unread = _weigh_unread(img, unread, bare, seen, finds)
+    return [*_weigh_read(sc, dice, seen), *rescued], [*unread, *moving]
 
 
 def _opinions(img: np.ndarray, every: list[_Die]) -> dict[int, np.ndarray]:
@@ -660,7 +681,8 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
 
 
 def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
-                  seen: dict[int, np.ndarray]) -> tuple[list[_Die], list[_Die]]:
+                  seen: dict[int, np.ndarray],
+                  finds: list[Candidate]) -> tuple[list[_Die], list[_Die]]:
     """The finds the pips could not read (``unread``) or saw no pips on (``bare``), read by
     the classifier (``seen``): returns (dice it read, dice still unread).
 
@@ -680,6 +702,10 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
         sure = float(p[best]) >= NET_SURE
         cand = die.found
         assert cand is not None
+        if id(die) in bare_ids and _moving(img, [cand], finds, p):
+            die.problem, die.detail = "blur", MOVING
+            kept.append(die)
+            continue
         if id(die) in bare_ids and (best == _NONE or (
                 float(p[best]) < BARE_GUESS and cand.score < BARE_SURE) or (
                 best == _UNREADABLE and (cand.score < BARE_SURE
@@ -700,6 +726,47 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
             die.problem, die.detail = "", ""
         dice.append(die)  # read, or unsure with the classifier's best guess
     return dice, kept
+
+
+#: The reason given for a die smeared by motion.
+MOVING = "die at {where} is moving: smeared, no face can be read"
+
+
+def _moving(img: np.ndarray, finds: list[Candidate], others: list[Candidate],
+            probs: np.ndarray | None = None) -> list[Candidate]:
+    """The ``finds`` that are dice smeared by motion: not beside one of the ``others``
+    (within an edge of its centre: a side face of a die seen at a slant looks smeared
+    too), the gradients around each run one way (:data:`SMEARED`) and the face
+    classifier (its ``probs`` when given, one row per find) is sure no face can be read
+    there (:data:`MOVING_SURE`).
+
+    A die blurred mid-tumble is a streak the detector scores low and the pips cannot
+    read; left out, the dice still on the tray would be answered as the whole roll.
+    """
+    smeared = []
+    for i, c in enumerate(finds):
+        if any(k is not c and math.hypot(c.x - k.x, c.y - k.y) <= max(c.size, k.size)
+               for k in others):
+            continue
+        half = max(3, round(c.size))
+        x0, y0 = max(0, round(c.x) - half), max(0, round(c.y) - half)
+        patch = img[y0:round(c.y) + half, x0:round(c.x) + half]
+        if min(patch.shape[:2]) < 3:
+            continue
+        patch = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
+        if _roundness(float((gx * gx).sum()), float((gy * gy).sum()),
+                      float((gx * gy).sum())) < SMEARED:
+            smeared.append(i)
+    if not smeared:
+        return []
+    if probs is None:
+        probs = classify(img, [(finds[i].x, finds[i].y, finds[i].size) for i in smeared])
+    else:
+        probs = probs.reshape(len(finds), -1)[smeared]
+    return [finds[i] for i, p in zip(smeared, probs, strict=True)
+            if float(p[_UNREADABLE]) >= MOVING_SURE]
 
 
 def _read_as(sc: _Scene, die: _Die, value: int) -> _Die | None:
@@ -863,13 +930,15 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
     if dice is not None and dice < 0:
         raise ValueError(f"the number of dice cannot be negative, got {dice}")
     _check_size(img, calibration)
-    candidates = detect(img)
+    finds = detect(img, FAINT_FIND)
+    candidates = [c for c in finds if c.score >= THRESHOLD]
     die_size = getattr(calibration, "die_size", None) or _candidate_size(candidates)
     sc, found = _analyse(img, float(die_size) if die_size else None, candidates)
     found, unread, bare = _confirm(sc, found, candidates, (img.shape[1], img.shape[0]))
     _check(sc, found)
     _side_faces(sc, found)
-    found, unread = _second_opinion(img, sc, found, unread, bare)
+    faint = [c for c in finds if c.score < THRESHOLD]
+    found, unread = _second_opinion(img, sc, found, unread, bare, faint)
     s = sc.scale
     readings = tuple(
         DieReading(

@@ -201,7 +201,7 @@ class TestSecondOpinion:
     def detector_finds(monkeypatch: pytest.MonkeyPatch, score: float) -> None:
         """The detector finds one die at the frame's centre with this score."""
         found = [Candidate(320.0, 240.0, 64.0, score, "flat")]
-        monkeypatch.setattr(recognizer, "detect", lambda img: found)
+        monkeypatch.setattr(recognizer, "detect", lambda img, *_: found)
 
     @pytest.mark.parametrize(("p", "values"), [(0.6, ()), (0.9, (1,))])
     def test_one_spot_on_a_faint_find_is_a_die_only_when_the_classifier_is_sure(
@@ -282,7 +282,7 @@ class TestSecondOpinion:
         img = tray([])
         cv2.rectangle(img, (x - 30, 200), (x + 30, 280), BLACK, -1)  # a cable's plug, smeared
         monkeypatch.setattr(recognizer, "detect",
-                            lambda img: [Candidate(float(x), 240.0, 64.0, score, "moving")])
+                            lambda img, *_: [Candidate(float(x), 240.0, 64.0, score, "moving")])
         self.classifier_says(monkeypatch, CLASSES.index("none"), 0.4)
         roll = read(img)
         assert roll.kind == kind and roll.values == (), roll
@@ -307,10 +307,69 @@ class TestSecondOpinion:
         # border: the rest of the die is outside it (the classifier, reading a crop
         # padded past the border, may call it anything, even no die)
         found = [Candidate(14.0, 240.0, 64.0, 0.9, "flat")]
-        monkeypatch.setattr(recognizer, "detect", lambda img: found)
+        monkeypatch.setattr(recognizer, "detect", lambda img, *_: found)
         self.classifier_says(monkeypatch, says, 0.9)
         roll = read(tray([(36, 240, 1, 64, 0)]))
         assert roll.kind == "edge", roll
+
+
+class TestMovingDice:
+    """A die smeared mid-tumble, which the detector scores low, refuses the roll rather
+    than being left out (the dice on the tray would be answered as the whole roll)."""
+
+    SHARP = Candidate(120.0, 120.0, 60.0, 0.9, "flat")
+
+    @staticmethod
+    def frame(smeared: bool = True) -> np.ndarray:
+        """A sharp 3 at (120, 120) and a 5 at (420, 300), smeared sideways."""
+        img = tray([(120, 120, 3, 60, 0)])
+        other = tray([(420, 300, 5, 60, 20)])
+        if smeared:
+            other = cv2.filter2D(other, -1, np.full((1, 41), 1 / 41, np.float32))
+        img[230:370, 320:520] = other[230:370, 320:520]
+        return img
+
+    @staticmethod
+    def setup(monkeypatch: pytest.MonkeyPatch, find: Candidate, unreadable: float) -> None:
+        """The detector finds the sharp die and ``find``; the classifier reads the sharp
+        die as a 3 and is ``unreadable`` sure that no face can be read elsewhere."""
+        monkeypatch.setattr(recognizer, "detect", lambda img, threshold=0.3: [
+            c for c in (TestMovingDice.SHARP, find) if c.score >= threshold])
+
+        def classify(frame: np.ndarray, where: list, turns: int = 4) -> np.ndarray:
+            probs = np.full((len(where), len(CLASSES)), 0.01)
+            for row, (x, _, _) in zip(probs, where, strict=True):
+                if x < 200:
+                    row[3] = 0.93
+                else:
+                    row[CLASSES.index("unreadable")] = unreadable
+            return probs
+
+        monkeypatch.setattr(recognizer, "classify", classify)
+
+    @pytest.mark.parametrize(("score", "kind"), [(0.15, "moving"), (0.4, "flat")])
+    def test_a_smeared_find_the_classifier_cannot_read_refuses_the_roll(
+        self, monkeypatch: pytest.MonkeyPatch, score: float, kind: str
+    ) -> None:
+        # 0.15: under the detector's threshold; 0.4: a flat find the pips see nothing on,
+        # which would otherwise be dropped as a key or a clip
+        self.setup(monkeypatch, Candidate(420.0, 300.0, 60.0, score, kind), 0.95)
+        roll = read(self.frame())
+        assert roll.kind == "blur" and "(420, 300) is moving" in roll.reason, roll
+        assert roll.values == (3,)
+
+    @pytest.mark.parametrize(("smeared", "unreadable", "at"), [
+        (False, 0.95, 420.0),  # sharp there: a key, a clip
+        (True, 0.8, 420.0),  # the classifier is not sure enough
+        (True, 0.95, 170.0),  # beside a die found: its side face at a slant
+    ])
+    def test_other_faint_finds_are_left_out(
+        self, monkeypatch: pytest.MonkeyPatch, smeared: bool, unreadable: float, at: float
+    ) -> None:
+        self.setup(monkeypatch, Candidate(at, 300.0 if at > 200 else 120.0, 60.0, 0.15,
+                                          "moving"), unreadable)
+        roll = read(self.frame(smeared))
+        assert roll.ok and roll.values == (3,), roll
 
 
 class TestReadAs:
