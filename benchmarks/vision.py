@@ -276,7 +276,8 @@ def speed_lines(
         )
     lines.append("")
     if here is None:
-        lines.append("Pi 4 estimate: skipped (`sysbench` is not installed to compare against).")
+        lines.append("Pi 4 estimate: skipped (`sysbench` is not installed to compare against: "
+                     "`apt-get install sysbench`).")
         return lines
     factor = here / PI4_SYSBENCH_EVENTS_PER_S
     who = "dicetray" if "dicetray" in names else base
@@ -409,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
         "## Vision",
         "",
         f"Measured {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC on {machine()}.",
-        "Reproduce every figure below with:",
+        "Reproduce every figure below with (the Pi 4 estimate needs Debian's `sysbench`):",
         "",
         f"    {command}",
         "",

@@ -592,7 +592,7 @@ FAINT_FIND = 0.12
 MOVING_SURE = 0.9
 #: ... when the gradients around it are this far from round at most (see _roundness: a
 #: die blurred mid-tumble is smeared one way; a key or a sharp die is not).
-SMEARED = 0.3
+SMEARED = 0.4
 _UNREADABLE, _NONE = CLASSES.index("unreadable"), CLASSES.index("none")
 
 
@@ -691,7 +691,8 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
     whose likeliest class is no die is dropped unless the frame cuts it. A bare find (no
     pips, or a faint one) is a die when the classifier is sure of it, or reads a value
     there fairly surely (:data:`BARE_GUESS`), or when the detector is sure and the
-    classifier reads a value at all (unsure then, showing that value).
+    classifier reads a value at all (unsure then, showing that value); one smeared by
+    motion (:func:`_moving`, away from the other ``finds``) is a moving die.
     """
     h, w = img.shape[:2]
     dice, kept = [], []
