@@ -11,7 +11,7 @@ import pytest
 
 from dicetray.vision import DieReading, Reading, read, recognizer
 from dicetray.vision.classifier import CLASSES
-from dicetray.vision.detector import Candidate
+from dicetray.vision.detector import THRESHOLD, Candidate
 from dicetray.vision.errors import FrameError
 from dicetray.vision.layouts import LAYOUTS
 from dicetray.vision.recognizer import _analyse, _read_as, _read_candidate, _windows
@@ -333,7 +333,7 @@ class TestMovingDice:
     def setup(monkeypatch: pytest.MonkeyPatch, find: Candidate, unreadable: float) -> None:
         """The detector finds the sharp die and ``find``; the classifier reads the sharp
         die as a 3 and is ``unreadable`` sure that no face can be read elsewhere."""
-        monkeypatch.setattr(recognizer, "detect", lambda img, threshold=0.3: [
+        monkeypatch.setattr(recognizer, "detect", lambda img, threshold=THRESHOLD: [
             c for c in (TestMovingDice.SHARP, find) if c.score >= threshold])
 
         def classify(frame: np.ndarray, where: list, turns: int = 4) -> np.ndarray:
