@@ -16,6 +16,7 @@ Each sample is a frame at the detector's input scale and one row per die:
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import sys
 from collections.abc import Callable
@@ -236,9 +237,10 @@ def _marble(rng: np.random.Generator, image: np.ndarray, mask: np.ndarray) -> np
     return image * (1 - alpha) + colour * alpha
 
 
-def sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """One training frame at :data:`INPUT_SIZE` and its dice ``(x, y, size, kind)``."""
-    rng, image, truth, _ = compose(seed)
+def sample(seed: int, clutter: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """One training frame at :data:`INPUT_SIZE` and its dice ``(x, y, size, kind)``, with
+    up to ``clutter`` things that are not dice on the floor (to be passed by)."""
+    rng, image, truth, _ = compose(seed, clutter)
     # a window of the frame, so dice span from a few pixels to a third of the input
     k = float(np.exp(rng.uniform(np.log(0.3), 0)))
     cw, ch = RENDER_SIZE[0] * k, RENDER_SIZE[1] * k
@@ -293,9 +295,11 @@ def over_seeds(make: Callable[[int], T], frames: int, seed: int, workers: int) -
     return [make(s) for s in seeds]
 
 
-def build(frames: int, seed: int, workers: int) -> tuple[np.ndarray, list[np.ndarray]]:
-    """``frames`` samples (seeds ``seed``, ``seed + 1``, …) made on ``workers`` processes."""
-    pairs = over_seeds(sample, frames, seed, workers)
+def build(frames: int, seed: int, workers: int,
+          clutter: int = 0) -> tuple[np.ndarray, list[np.ndarray]]:
+    """``frames`` samples (seeds ``seed``, ``seed + 1``, …) made on ``workers`` processes,
+    each with up to ``clutter`` things that are not dice."""
+    pairs = over_seeds(functools.partial(sample, clutter=clutter), frames, seed, workers)
     return np.stack([p[0] for p in pairs]), [p[1] for p in pairs]
 
 
@@ -310,8 +314,11 @@ def maker_parser(doc: str | None, frames: int, seed: int) -> argparse.ArgumentPa
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = maker_parser(__doc__, frames=12000, seed=0).parse_args(argv)
-    images, dice = build(args.frames, args.seed, args.workers)
+    parser = maker_parser(__doc__, frames=12000, seed=0)
+    parser.add_argument("--clutter", type=int, default=0,
+                        help="most things that are not dice (keys, plugs, labels) per frame")
+    args = parser.parse_args(argv)
+    images, dice = build(args.frames, args.seed, args.workers, args.clutter)
     counts = np.array([len(d) for d in dice])
     np.savez_compressed(args.out, images=images, dice=np.concatenate(dice), counts=counts)
     print(f"{len(images)} frames, {counts.sum()} dice -> {args.out}")

@@ -46,3 +46,14 @@ def test_floors_vary() -> None:
     floors = [procedural_floor(rng, (64, 48)) for _ in range(10)]
     means = [f.mean(axis=(0, 1)) for f in floors]
     assert np.ptp(np.array(means), axis=0).max() > 60
+
+
+def test_clutter_puts_things_that_are_not_dice_on_the_floor_reproducibly() -> None:
+    changed = 0
+    for seed in range(6):
+        plain, cluttered = sample(seed), sample(seed, clutter=3)
+        again = sample(seed, clutter=3)
+        assert np.array_equal(cluttered[0], again[0]) and np.array_equal(cluttered[1], again[1])
+        changed += not np.array_equal(plain[0], cluttered[0])
+        assert cluttered[1].shape[1] == 4  # clutter adds no dice rows of its own
+    assert changed >= 3
