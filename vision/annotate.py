@@ -22,6 +22,7 @@ __all__ = ["annotate"]
 
 OK_COLOUR = (60, 200, 60)
 UNSURE_COLOUR = (40, 140, 255)
+FONT = cv2.FONT_HERSHEY_SIMPLEX
 
 
 def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
@@ -33,12 +34,40 @@ def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
     for die in reading.dice:
         box = cv2.boxPoints(((die.x, die.y), (die.size, die.size), die.angle))
         cv2.polylines(out, [np.rint(box).astype(np.int32)], True, colour, thick)
-        label = f"{die.value} {die.confidence:.2f}"
         org = (round(die.x - die.size / 2), round(die.y - die.size / 2 * math.sqrt(2) - 4))
-        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick + 2)
-        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick)
+        _text(out, f"{die.value} {die.confidence:.2f}", org, colour, scale, thick)
     status = "ok " + " ".join(map(str, reading.values)) if reading.ok else reading.reason
-    org = (8, round(28 * scale) + 4)
-    cv2.putText(out, status, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick + 2)
-    cv2.putText(out, status, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick)
+    y = 4
+    for line in _wrap(status, out.shape[1] - 16, scale, thick):
+        (_, h), _ = cv2.getTextSize(line, FONT, scale, thick)
+        y += h + 8
+        _text(out, line, (8, y), colour, scale, thick)
     return out
+
+
+def _text(out: np.ndarray, text: str, org: tuple[int, int], colour: tuple[int, int, int],
+          scale: float, thick: int) -> None:
+    """``text`` with its baseline's left end at ``org``, on a dark box so it reads on any
+    frame (an outline drawn as thicker text does not line up in every OpenCV version)."""
+    (w, h), base = cv2.getTextSize(text, FONT, scale, thick)
+    x, y = org
+    cv2.rectangle(out, (x - 3, y - h - 3), (x + w + 3, y + base + 1), (0, 0, 0), cv2.FILLED)
+    cv2.putText(out, text, org, FONT, scale, colour, thick, cv2.LINE_AA)
+
+
+def _wrap(text: str, width: int, scale: float, thick: int) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width`` px (a longer word
+    stands alone).
+
+    >>> lines = _wrap("ambiguous: die at (3, 4): its pips read 2", 100, 0.4, 1)
+    >>> len(lines) > 1, " ".join(lines)
+    (True, 'ambiguous: die at (3, 4): its pips read 2')
+    """
+    lines: list[str] = []
+    for word in text.split():
+        wider = f"{lines[-1]} {word}" if lines else word
+        if lines and cv2.getTextSize(wider, FONT, scale, thick)[0][0] <= width:
+            lines[-1] = wider
+        else:
+            lines.append(word)
+    return lines or [""]

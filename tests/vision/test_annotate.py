@@ -1,0 +1,35 @@
+"""Annotated frames: the reason of a refusal is readable whole, however narrow the frame."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dicetray.vision.annotate import UNSURE_COLOUR, annotate
+from dicetray.vision.reading import DieReading, Reading
+
+REASON = "ambiguous: die at (391, 242): its pips read 2 but it looks like a 1"
+
+
+def _text_rows(image: np.ndarray) -> np.ndarray:
+    """Rows holding pixels of the unsure colour (or near it, once anti-aliased)."""
+    near = np.abs(image.astype(int) - np.array(UNSURE_COLOUR)).sum(axis=2) < 60
+    return np.flatnonzero(near.any(axis=1))
+
+
+def test_a_long_reason_wraps_inside_a_narrow_frame() -> None:
+    frame = np.full((240, 200, 3), 200, np.uint8)
+    out = annotate(frame, Reading("unsure", REASON, ()))
+    rows = _text_rows(out)
+    lines = 1 + int((np.diff(rows) > 1).sum())  # runs of rows with text, gaps between
+    assert lines >= 2  # one line of it is some 300 px wide
+    near = np.abs(out.astype(int) - np.array(UNSURE_COLOUR)).sum(axis=2) < 60
+    assert not near[:, -4:].any()  # nothing runs off the right edge
+
+
+def test_a_short_status_and_die_labels_sit_on_dark_boxes() -> None:
+    frame = np.full((240, 320, 3), 230, np.uint8)
+    die = DieReading(2, 160.0, 150.0, 0.0, "unknown", 0.4, 50.0)
+    out = annotate(frame, Reading("unsure", "ambiguous: one die", (die,)))
+    rows = _text_rows(out)
+    assert rows.min() < 30  # the status on top
+    assert (out.sum(axis=2) == 0).sum() > 200  # the dark boxes behind the text
