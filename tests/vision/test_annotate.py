@@ -32,4 +32,5 @@ def test_a_short_status_and_die_labels_sit_on_dark_boxes() -> None:
     out = annotate(frame, Reading("unsure", "ambiguous: one die", (die,)))
     rows = _text_rows(out)
     assert rows.min() < 30  # the status on top
+    assert ((rows > 95) & (rows < 115)).any()  # the die's label just above its box (y 125)
     assert (out.sum(axis=2) == 0).sum() > 200  # the dark boxes behind the text
