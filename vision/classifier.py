@@ -63,24 +63,33 @@ def crops(frame: np.ndarray, dice: Sequence[tuple[float, float, float]]) -> np.n
 
 
 def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
-             model: Path = MODEL, turns: int = TURNS) -> np.ndarray:
+             model: Path = MODEL, turns: int = TURNS,
+             first: np.ndarray | None = None) -> np.ndarray:
     """Per die (x, y, size) in a BGR frame, the probabilities of each of :data:`CLASSES`
-    (N x 8): a die showing no readable face, each value 1-6, or no die there at all.
+    (N x 8): a die showing no readable face, each value 1-6, or no die at all.
 
     Each crop is read ``turns`` times, a quarter turn apart (a face's value does not
-    change as it turns), and the answers averaged.
+    change as it turns), and the answers averaged. ``first``, the answers already read
+    unturned (``turns=1``), spares reading that turn again.
     """
     blob = crops(frame, dice)
     n = len(blob)
     if n == 0:
         return np.zeros((0, len(CLASSES)), np.float32)
-    turned = [np.rot90(blob, k, axes=(2, 3)) for k in range(max(1, turns))]
-    net = load(model, "face classifier")
-    net.setInput(np.ascontiguousarray(np.concatenate(turned)))
-    logits = net.forward().reshape(len(turned) * n, -1).astype(np.float64)
-    if logits.shape[1] != len(CLASSES):
-        raise VisionError(f"face classifier model {model} answers {logits.shape[1]} classes, "
-                          f"not {len(CLASSES)} (reinstall dicetray)")
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    probs = e / e.sum(axis=1, keepdims=True)
-    return probs.reshape(len(turned), n, -1).mean(axis=0).astype(np.float32)
+    turns = max(1, turns)
+    if first is not None and first.shape != (n, len(CLASSES)):
+        raise ValueError(f"first answers must be {n} x {len(CLASSES)}, got {first.shape}")
+    start = 0 if first is None else 1
+    total = np.zeros((n, len(CLASSES)), np.float64) if first is None else first.astype(np.float64)
+    if start < turns:
+        turned = [np.rot90(blob, k, axes=(2, 3)) for k in range(start, turns)]
+        net = load(model, "face classifier")
+        net.setInput(np.ascontiguousarray(np.concatenate(turned)))
+        logits = net.forward().reshape(len(turned) * n, -1).astype(np.float64)
+        if logits.shape[1] != len(CLASSES):
+            raise VisionError(f"face classifier model {model} answers {logits.shape[1]} "
+                              f"classes, not {len(CLASSES)} (reinstall dicetray)")
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        probs = e / e.sum(axis=1, keepdims=True)
+        total += probs.reshape(len(turned), n, -1).sum(axis=0)
+    return (total / turns).astype(np.float32)

@@ -631,7 +631,7 @@ def _opinions(img: np.ndarray, every: list[_Die]) -> dict[int, np.ndarray]:
     probs = classify(img, where, turns=1)
     again = [i for i, d in enumerate(every) if not d.value or probs[i, d.value] < AGREE]
     if again:
-        probs[again] = classify(img, [where[i] for i in again])
+        probs[again] = classify(img, [where[i] for i in again], first=probs[again])
     return {id(d): p for d, p in zip(every, probs, strict=True)}
 
 

@@ -84,3 +84,13 @@ def test_read_at_four_quarter_turns_a_turned_die_reads_the_same() -> None:
     once, again = classify(frame, dice), classify(turned, moved)
     assert np.allclose(once, again, atol=0.02)
     assert classify(frame, dice, turns=1).shape == once.shape
+
+
+def test_answers_already_read_unturned_are_not_read_again() -> None:
+    frame, truth = render(random_scene(7, dice=3, image_size=(480, 480)))
+    dice = [(d.x, d.y, d.size) for d in truth.dice]
+    once = classify(frame, dice, turns=1)
+    assert np.allclose(classify(frame, dice, first=once), classify(frame, dice), atol=1e-5)
+    assert np.allclose(classify(frame, dice, turns=1, first=once), once)
+    with pytest.raises(ValueError, match="first answers"):
+        classify(frame, dice, first=once[:2])

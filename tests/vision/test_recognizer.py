@@ -190,7 +190,8 @@ class TestSecondOpinion:
 
     @staticmethod
     def classifier_says(monkeypatch: pytest.MonkeyPatch, value: int, p: float) -> None:
-        def fake(frame: np.ndarray, where: list, turns: int = 4) -> np.ndarray:
+        def fake(frame: np.ndarray, where: list, turns: int = 4,
+                 first: np.ndarray | None = None) -> np.ndarray:
             probs = np.full((len(where), len(CLASSES)), (1 - p) / (len(CLASSES) - 1))
             probs[:, value] = p
             return probs
@@ -336,7 +337,8 @@ class TestMovingDice:
         monkeypatch.setattr(recognizer, "detect", lambda img, threshold=THRESHOLD: [
             c for c in (TestMovingDice.SHARP, find) if c.score >= threshold])
 
-        def classify(frame: np.ndarray, where: list, turns: int = 4) -> np.ndarray:
+        def classify(frame: np.ndarray, where: list, turns: int = 4,
+                     first: np.ndarray | None = None) -> np.ndarray:
             probs = np.full((len(where), len(CLASSES)), 0.01)
             for row, (x, _, _) in zip(probs, where, strict=True):
                 if x < 200:
