@@ -77,10 +77,12 @@ def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
     if n == 0:
         return np.zeros((0, len(CLASSES)), np.float32)
     turns = max(1, turns)
-    if first is not None and first.shape != (n, len(CLASSES)):
+    if first is None:
+        start, total = 0, np.zeros((n, len(CLASSES)), np.float64)
+    elif first.shape != (n, len(CLASSES)):
         raise ValueError(f"first answers must be {n} x {len(CLASSES)}, got {first.shape}")
-    start = 0 if first is None else 1
-    total = np.zeros((n, len(CLASSES)), np.float64) if first is None else first.astype(np.float64)
+    else:
+        start, total = 1, first.astype(np.float64)
     if start < turns:
         turned = [np.rot90(blob, k, axes=(2, 3)) for k in range(start, turns)]
         net = load(model, "face classifier")

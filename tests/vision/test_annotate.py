@@ -10,10 +10,14 @@ from dicetray.vision.reading import DieReading, Reading
 REASON = "ambiguous: die at (391, 242): its pips read 2 but it looks like a 1"
 
 
+def _unsure_pixels(image: np.ndarray) -> np.ndarray:
+    """Where the image shows the unsure colour (or near it, once anti-aliased)."""
+    return np.abs(image.astype(int) - np.array(UNSURE_COLOUR)).sum(axis=2) < 60
+
+
 def _text_rows(image: np.ndarray) -> np.ndarray:
-    """Rows holding pixels of the unsure colour (or near it, once anti-aliased)."""
-    near = np.abs(image.astype(int) - np.array(UNSURE_COLOUR)).sum(axis=2) < 60
-    return np.flatnonzero(near.any(axis=1))
+    """Rows holding pixels of the unsure colour."""
+    return np.flatnonzero(_unsure_pixels(image).any(axis=1))
 
 
 def test_a_long_reason_wraps_inside_a_narrow_frame() -> None:
@@ -22,8 +26,7 @@ def test_a_long_reason_wraps_inside_a_narrow_frame() -> None:
     rows = _text_rows(out)
     lines = 1 + int((np.diff(rows) > 1).sum())  # runs of rows with text, gaps between
     assert lines >= 2  # one line of it is some 300 px wide
-    near = np.abs(out.astype(int) - np.array(UNSURE_COLOUR)).sum(axis=2) < 60
-    assert not near[:, -4:].any()  # nothing runs off the right edge
+    assert not _unsure_pixels(out)[:, -4:].any()  # nothing runs off the right edge
 
 
 def test_a_short_status_and_die_labels_sit_on_dark_boxes() -> None:
