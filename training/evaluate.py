@@ -10,6 +10,7 @@ trained on rendered frames only, carries over to real ones.
     python3 -m training.evaluate --threshold 0.4 --sets nell-byler
     python3 -m training.evaluate --faces 0.9      # the face classifier on the dice found
     python3 -m training.evaluate --detector /tmp/new/dice-detector.onnx   # a new model
+    python3 -m training.evaluate --side 240       # the frames scaled to 240 px, not 320
 """
 
 from __future__ import annotations
@@ -30,7 +31,13 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.datasets import datasets_root, load_set  # noqa: E402
 from dicetray.vision.classifier import classify  # noqa: E402
-from dicetray.vision.detector import MODEL, THRESHOLD, Candidate, detect  # noqa: E402
+from dicetray.vision.detector import (  # noqa: E402
+    INPUT_SIDE,
+    MODEL,
+    THRESHOLD,
+    Candidate,
+    detect,
+)
 
 Box = tuple[float, float, float, float, int]  # x0, y0, x1, y1 in px, value
 
@@ -74,11 +81,14 @@ def matches(truth: list[Box], cands: list[Candidate]) -> list[tuple[Box, Candida
     return out
 
 
-def evaluate(set_name: str, threshold: float, model: Path = MODEL) -> dict[str, float]:
+def evaluate(set_name: str, threshold: float, model: Path = MODEL,
+             side: int = INPUT_SIDE) -> dict[str, float]:
+    """Recall, precision and size ratio of the detector on one set, each photo scaled to
+    a long side of ``side`` px for the network."""
     found = labelled = claimed = 0
     ratios = []
     for path, truth in boxes(set_name).items():
-        cands = detect(cv2.imread(str(path)), threshold, model)
+        cands = detect(cv2.imread(str(path)), threshold, model, side)
         labelled += len(truth)
         claimed += len(cands)
         pairs = matches(truth, cands)
@@ -115,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", default="matteop65,nell-byler")
     parser.add_argument("--threshold", type=float, default=THRESHOLD)
     parser.add_argument("--detector", type=Path, default=MODEL, help="the detector's ONNX file")
+    parser.add_argument("--side", type=int, default=INPUT_SIDE,
+                        help="long side (px) each photo is scaled to for the detector")
     parser.add_argument("--faces", type=float, metavar="SURE",
                         help="measure the face classifier instead (SURE: its least probability)")
     args = parser.parse_args(argv)
@@ -123,9 +135,9 @@ def main(argv: list[str] | None = None) -> int:
                f"| set | dice found | read right | sure (p >= {args.faces}) | sure and right |",
                "| {set} | {dice} | {right:.1%} | {sure:.1%} | {sure_right:.1%} |")
         return 0
-    _table(args.sets, lambda name: evaluate(name, args.threshold, args.detector),
+    _table(args.sets, lambda name: evaluate(name, args.threshold, args.detector, args.side),
            "| set | labelled dice | found (recall) | candidates that are dice (precision) "
-           f"| size ÷ box side |  (threshold {args.threshold})",
+           f"| size ÷ box side |  (threshold {args.threshold}, side {args.side} px)",
            "| {set} | {dice} | {recall:.1%} | {precision:.1%} | {size_ratio:.2f} |")
     return 0
 

@@ -6,6 +6,9 @@ and a die whose pips cannot be read is known to be there. The network (trained o
 rendered frames only, see ``training/``) runs through OpenCV's DNN module on the frame
 scaled to a long side of :data:`INPUT_SIDE` px, and marks every die as ``flat``,
 ``cocked`` (leaning, its top face not level) or ``moving`` (blurred mid-tumble).
+:func:`find_dice` scales the frame again when the dice came out much smaller or larger
+than the size the network reads best (:data:`DIE_AT_INPUT`), so a die a fortieth of the
+frame wide is found as well as one a tenth wide.
 
 >>> import numpy as np
 >>> detect(np.full((240, 320, 3), 128, np.uint8))
@@ -24,7 +27,8 @@ import numpy as np
 from dicetray.vision.networks import load
 from dicetray.vision.resize import resize
 
-__all__ = ["INPUT_SIDE", "KINDS", "MODEL", "Candidate", "detect"]
+__all__ = ["INPUT_SIDE", "KINDS", "MODEL", "Candidate", "detect", "find_dice", "median_size",
+           "side_for"]
 
 MODEL = Path(__file__).with_name("models") / "dice-detector.onnx"
 #: Long side, px, of the image the network looks at.
@@ -35,6 +39,15 @@ _STRIDE = 4
 _SIZE_REF = 16.0
 #: Least heat for a die on the network's word alone.
 THRESHOLD = 0.3
+#: Edge length (px at the network's input) of the dice it reads best on real photos:
+#: fewest things taken for dice (keys, labels) with none missed. Measured over input
+#: sides of 240-480 px on the labelled photos (docs/benchmarks.md).
+DIE_AT_INPUT = 14.0
+#: How far (a factor either way) the dice may come out from :data:`DIE_AT_INPUT` before
+#: the frame is scaled again.
+SIZE_BAND = 1.35
+#: Least long side (px) the frame is scaled to: below it the network loses dice.
+MIN_SIDE = 240
 
 
 @dataclass(frozen=True)
@@ -49,10 +62,12 @@ class Candidate:
     kind: str
 
 
-def heat_maps(frame: np.ndarray, model: Path = MODEL) -> tuple[np.ndarray, float]:
-    """The network's raw output (C x gh x gw) for a BGR frame, and the scale it ran at."""
+def heat_maps(frame: np.ndarray, model: Path = MODEL,
+              side: int = INPUT_SIDE) -> tuple[np.ndarray, float]:
+    """The network's raw output (C x gh x gw) for a BGR frame scaled to a long side of
+    ``side`` px, and the scale it ran at."""
     h, w = frame.shape[:2]
-    s = INPUT_SIDE / max(h, w)
+    s = side / max(h, w)
     sw, sh = max(8, round(w * s)), max(8, round(h * s))
     small = resize(frame, (sw, sh))
     pw, ph = -(-sw // 8) * 8, -(-sh // 8) * 8  # the network halves three times
@@ -64,9 +79,11 @@ def heat_maps(frame: np.ndarray, model: Path = MODEL) -> tuple[np.ndarray, float
     return net.forward()[0], s
 
 
-def detect(frame: np.ndarray, threshold: float = THRESHOLD, model: Path = MODEL) -> list[Candidate]:
-    """Every die in a BGR ``frame``, most certain first."""
-    maps, s = heat_maps(frame, model)
+def detect(frame: np.ndarray, threshold: float = THRESHOLD, model: Path = MODEL,
+           side: int = INPUT_SIDE) -> list[Candidate]:
+    """Every die in a BGR ``frame``, most certain first, the frame scaled to a long side
+    of ``side`` px for the network."""
+    maps, s = heat_maps(frame, model, side)
     kinds = len(KINDS)
     heat = maps[:kinds].max(axis=0)
     peaks = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
@@ -78,6 +95,48 @@ def detect(frame: np.ndarray, threshold: float = THRESHOLD, model: Path = MODEL)
         y = (gy + 0.5 + float(maps[kinds + 2, gy, gx])) * _STRIDE / s
         out.append(Candidate(x, y, size, float(heat[gy, gx]), kind))
     return _suppress(sorted(out, key=lambda c: -c.score))
+
+
+def median_size(candidates: list[Candidate]) -> float | None:
+    """The median edge length of the flat dice the network is sure of (None: none).
+
+    >>> median_size([Candidate(0, 0, 20.0, 0.9, "flat"), Candidate(0, 0, 90.0, 0.9, "cocked")])
+    20.0
+    """
+    flat = [c.size for c in candidates if c.kind == "flat" and c.score >= THRESHOLD]
+    return float(np.median(flat)) if flat else None
+
+
+def side_for(die_size: float, long_side: int) -> int:
+    """The long side (px) to scale a frame of ``long_side`` px to for the network, for
+    dice of ``die_size`` frame px: :data:`INPUT_SIDE` unless that makes them come out
+    more than :data:`SIZE_BAND` off :data:`DIE_AT_INPUT`.
+
+    >>> side_for(28.0, 640), side_for(12.0, 1280), side_for(200.0, 640)
+    (320, 1280, 240)
+    """
+    if 1 / SIZE_BAND <= die_size * INPUT_SIDE / long_side / DIE_AT_INPUT <= SIZE_BAND:
+        return INPUT_SIDE
+    side = round(long_side * DIE_AT_INPUT / die_size)
+    return max(MIN_SIDE, min(max(long_side, INPUT_SIDE), side))
+
+
+def find_dice(frame: np.ndarray, threshold: float = THRESHOLD,
+              die_size: float | None = None) -> list[Candidate]:
+    """Every die in a BGR ``frame`` (see :func:`detect`), the frame scaled for dice of
+    ``die_size`` px (:func:`side_for`), or, when that is not known, for the size of the
+    dice a first look at :data:`INPUT_SIDE` finds.
+
+    >>> find_dice(np.full((480, 640, 3), 128, np.uint8), die_size=60.0)
+    []
+    """
+    long_side = max(frame.shape[:2])
+    if die_size is None:
+        finds = detect(frame, threshold)
+        die_size = median_size(finds)
+        if die_size is None or side_for(die_size, long_side) == INPUT_SIDE:
+            return finds
+    return detect(frame, threshold, side=side_for(die_size, long_side))
 
 
 def _suppress(candidates: list[Candidate]) -> list[Candidate]:

@@ -52,7 +52,7 @@ import cv2
 import numpy as np
 
 from dicetray.vision.classifier import CLASSES, classify
-from dicetray.vision.detector import THRESHOLD, Candidate, detect
+from dicetray.vision.detector import THRESHOLD, Candidate, find_dice, median_size
 from dicetray.vision.errors import FrameError
 from dicetray.vision.faces import fit_or_split, groups, linkable
 from dicetray.vision.layouts import LayoutFit, fit_layout, value_of_spots
@@ -392,11 +392,6 @@ def _dice(sc: _Scene) -> list[_Die]:
             die.problem = "ambiguous"
         found.append(die)
     return found
-
-
-def _candidate_size(candidates: list[Candidate]) -> float | None:
-    flat = [c.size for c in candidates if c.kind == "flat"]
-    return float(np.median(flat)) if flat else None
 
 
 def _confirm(sc: _Scene, found: list[_Die], candidates: list[Candidate],
@@ -931,9 +926,10 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
     if dice is not None and dice < 0:
         raise ValueError(f"the number of dice cannot be negative, got {dice}")
     _check_size(img, calibration)
-    finds = detect(img, FAINT_FIND)
+    known = getattr(calibration, "die_size", None)
+    finds = find_dice(img, FAINT_FIND, float(known) if known else None)
     candidates = [c for c in finds if c.score >= THRESHOLD]
-    die_size = getattr(calibration, "die_size", None) or _candidate_size(candidates)
+    die_size = known or median_size(candidates)
     sc, found = _analyse(img, float(die_size) if die_size else None, candidates)
     found, unread, bare = _confirm(sc, found, candidates, (img.shape[1], img.shape[0]))
     _check(sc, found)

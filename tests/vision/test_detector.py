@@ -6,10 +6,12 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from dicetray.vision.detector import Candidate, detect
+from dicetray.vision import detector
+from dicetray.vision.detector import INPUT_SIDE, MIN_SIDE, Candidate, detect, find_dice, side_for
 from dicetray.vision.errors import VisionError
 from dicetray.vision.render import render
 from dicetray.vision.scene import DieState, random_scene
@@ -63,3 +65,63 @@ def test_many_small_dice() -> None:
 def test_a_missing_model_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(VisionError, match="model missing"):
         detect(np.zeros((64, 64, 3), np.uint8), model=tmp_path / "gone.onnx")
+
+
+class TestScale:
+    """The frame is scaled for the network so the dice come out near the size it reads
+    best, from a known die size or from a first look."""
+
+    @staticmethod
+    def sides(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+        """The long sides the network is run at, from now on."""
+        seen: list[int] = []
+        real = detector.detect
+
+        def spy(frame: np.ndarray, threshold: float = detector.THRESHOLD,
+                model: Path = detector.MODEL, side: int = INPUT_SIDE) -> list[Candidate]:
+            seen.append(side)
+            return real(frame, threshold, model, side)
+
+        monkeypatch.setattr(detector, "detect", spy)
+        return seen
+
+    def test_dice_of_a_usual_size_are_looked_at_once(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        frame, truth = render(random_scene(5, dice=5, image_size=(640, 480)))
+        sides = self.sides(monkeypatch)
+        assert len(_matched(find_dice(frame), truth)) == 5
+        assert sides == [INPUT_SIDE]
+
+    def test_large_dice_are_looked_at_again_on_a_smaller_frame(
+            self, monkeypatch: pytest.MonkeyPatch) -> None:
+        frame, truth = render(random_scene(5, dice=5, image_size=(640, 480)))
+        xs, ys = [d.x for d in truth.dice], [d.y for d in truth.dice]
+        x0, y0 = int(min(xs)) - 40, int(min(ys)) - 40
+        w = int(max(xs)) + 40 - x0
+        zoom = 640 / w  # the dice's box fills the frame: the dice come out about twice as big
+        crop = frame[y0:y0 + round(480 / zoom), x0:x0 + w]
+        big = cv2.resize(crop, (640, 480), interpolation=cv2.INTER_LINEAR)
+        sides = self.sides(monkeypatch)
+        found = find_dice(big)
+        assert sides[0] == INPUT_SIDE and len(sides) == 2 and sides[1] < INPUT_SIDE
+        for die in truth.dice:
+            x, y = (die.x - x0) * zoom, (die.y - y0) * zoom
+            assert any(math.hypot(c.x - x, c.y - y) < 0.3 * die.size * zoom for c in found)
+
+    def test_a_known_die_size_needs_one_look(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        frame, truth = render(random_scene(5, dice=5, image_size=(640, 480)))
+        sides = self.sides(monkeypatch)
+        find_dice(frame, die_size=4.0)
+        assert sides == [640]  # tiny dice: the frame at its own size, not upscaled
+        sides.clear()
+        assert len(_matched(find_dice(frame, die_size=truth.die_size), truth)) == 5
+        assert sides == [INPUT_SIDE]
+
+    @pytest.mark.parametrize(("size", "long_side", "side"), [
+        (28.0, 640, INPUT_SIDE),  # 14 px at the network's input: as it reads best
+        (20.0, 640, 448),  # small: the frame less scaled down
+        (4.0, 640, 640),  # tiny: never enlarged past the frame's own size ...
+        (4.0, 200, INPUT_SIDE),  # ... nor a small frame shrunk below the usual input
+        (300.0, 640, MIN_SIDE),  # huge: scaled down no further than the network can look
+    ])
+    def test_side_for(self, size: float, long_side: int, side: int) -> None:
+        assert side_for(size, long_side) == side

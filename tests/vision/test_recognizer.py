@@ -202,7 +202,7 @@ class TestSecondOpinion:
     def detector_finds(monkeypatch: pytest.MonkeyPatch, score: float) -> None:
         """The detector finds one die at the frame's centre with this score."""
         found = [Candidate(320.0, 240.0, 64.0, score, "flat")]
-        monkeypatch.setattr(recognizer, "detect", lambda img, *_: found)
+        monkeypatch.setattr(recognizer, "find_dice", lambda img, *_: found)
 
     @pytest.mark.parametrize(("p", "values"), [(0.6, ()), (0.9, (1,))])
     def test_one_spot_on_a_faint_find_is_a_die_only_when_the_classifier_is_sure(
@@ -282,7 +282,7 @@ class TestSecondOpinion:
     ) -> None:
         img = tray([])
         cv2.rectangle(img, (x - 30, 200), (x + 30, 280), BLACK, -1)  # a cable's plug, smeared
-        monkeypatch.setattr(recognizer, "detect",
+        monkeypatch.setattr(recognizer, "find_dice",
                             lambda img, *_: [Candidate(float(x), 240.0, 64.0, score, "moving")])
         self.classifier_says(monkeypatch, CLASSES.index("none"), 0.4)
         roll = read(img)
@@ -308,7 +308,7 @@ class TestSecondOpinion:
         # border: the rest of the die is outside it (the classifier, reading a crop
         # padded past the border, may call it anything, even no die)
         found = [Candidate(14.0, 240.0, 64.0, 0.9, "flat")]
-        monkeypatch.setattr(recognizer, "detect", lambda img, *_: found)
+        monkeypatch.setattr(recognizer, "find_dice", lambda img, *_: found)
         self.classifier_says(monkeypatch, says, 0.9)
         roll = read(tray([(36, 240, 1, 64, 0)]))
         assert roll.kind == "edge", roll
@@ -334,7 +334,7 @@ class TestMovingDice:
     def setup(monkeypatch: pytest.MonkeyPatch, find: Candidate, unreadable: float) -> None:
         """The detector finds the sharp die and ``find``; the classifier reads the sharp
         die as a 3 and is ``unreadable`` sure that no face can be read elsewhere."""
-        monkeypatch.setattr(recognizer, "detect", lambda img, threshold=THRESHOLD: [
+        monkeypatch.setattr(recognizer, "find_dice", lambda img, threshold=THRESHOLD, *_: [
             c for c in (TestMovingDice.SHARP, find) if c.score >= threshold])
 
         def classify(frame: np.ndarray, where: list, turns: int = 4,
