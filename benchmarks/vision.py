@@ -38,6 +38,7 @@ import numpy as np  # noqa: E402
 
 from benchmarks.baseline_golsteyn import PUBLISHED, TUNED  # noqa: E402
 from benchmarks.datasets import SETS, Photo, load_set  # noqa: E402
+from benchmarks.distort import distort  # noqa: E402
 from benchmarks.metrics import Tally  # noqa: E402
 from dicetray.vision import Reading  # noqa: E402
 
@@ -123,34 +124,16 @@ def timed(read: ReadFn, frame: np.ndarray, dice: int | None, repeat: int) -> tup
     return reading, statistics.median(times)
 
 
-def zoomed_out(frame: np.ndarray, factor: float) -> np.ndarray:
-    """``frame`` in the middle of a canvas ``factor`` times its size filled with its median
-    colour: the same dice, ``factor`` times smaller against the frame (as if shot from
-    farther away, on a larger table).
-
-    >>> zoomed_out(np.full((4, 6, 3), 9, np.uint8), 2.0)[:, :, 0].tolist()[0]
-    [9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9]
-    >>> zoomed_out(np.zeros((4, 6, 3), np.uint8), 2.0).shape
-    (8, 12, 3)
-    """
-    if factor <= 1.0:
-        return frame
-    h, w = frame.shape[:2]
-    top, left = round(h * (factor - 1) / 2), round(w * (factor - 1) / 2)
-    fill = [int(v) for v in np.median(frame.reshape(-1, 3), axis=0)]
-    return cv2.copyMakeBorder(frame, top, top, left, left, cv2.BORDER_CONSTANT, value=fill)
-
-
-def photo_samples(photos: Iterable[Photo], zoom_out: float = 1.0) -> Iterator[Sample]:
-    """The photos as samples, decoded only when read (decoding is not timed), each
-    :func:`zoomed_out` by ``zoom_out``."""
+def photo_samples(photos: Iterable[Photo], distortion: str | None = None) -> Iterator[Sample]:
+    """The photos as samples, decoded only when read (decoding is not timed), each made
+    harder by ``distortion`` when given (see :mod:`benchmarks.distort`)."""
 
     def loader(photo: Photo) -> Callable[[], np.ndarray]:
         def load() -> np.ndarray:
             frame = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
             if frame is None:
                 raise OSError(f"cannot decode {photo.path}")
-            return zoomed_out(frame, zoom_out)
+            return distort(frame, distortion) if distortion else frame
 
         return load
 
@@ -381,8 +364,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--threads", type=int, default=1, help="OpenCV threads (1: per-core figures, as on the Pi)"
     )
     parser.add_argument(
-        "--zoom-out", type=float, default=1.0, metavar="F",
-        help="place each photo in a canvas F times its size (dice F times smaller in the frame)"
+        "--distort", metavar="KIND:AMOUNT",
+        help="make each photo harder: zoom-out:F (dice F times smaller in the frame), "
+        "motion:PX (smeared PX px), defocus:PX (out of focus, PX px blur radius)"
     )
     parser.add_argument("--no-recognizer", action="store_true", help="run the baseline only")
     parser.add_argument("--out", type=Path, help="write the Vision section into this Markdown file")
@@ -392,6 +376,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     unknown = [s for s in args.sets if s not in known]
     if unknown:
         parser.error(f"unknown set(s) {unknown}; known: {', '.join(known)}")
+    if args.distort:
+        try:
+            distort(np.zeros((8, 8, 3), np.uint8), args.distort)
+        except ValueError as exc:
+            parser.error(str(exc))
     try:
         width, height = (int(v) for v in args.rendered_size.lower().split("x"))
     except ValueError:
@@ -405,11 +394,11 @@ def run_set(name: str, chosen: list[Method], args: argparse.Namespace) -> tuple[
     if name != RENDERED:
         photos = load_set(name)
         used = [m for m in chosen if m.only_on in (None, name)]
-        results = measure(photo_samples(photos, args.zoom_out), used, args.repeat,
+        results = measure(photo_samples(photos, args.distort), used, args.repeat,
                           args.tell_count)
         blurb = f"{SET_BLURBS[name]}. Each photo read {args.repeat}×."
-        if args.zoom_out > 1.0:
-            blurb += f" Each photo zoomed out {args.zoom_out:g}× (`--zoom-out`)."
+        if args.distort:
+            blurb += f" Each photo distorted first (`--distort {args.distort}`)."
         return [f"### {name}: {len(photos)} photos", "", blurb[0].upper() + blurb[1:]], results
     (w, h), n, seed = args.rendered_size, args.rendered, args.seed
     used = [m for m in chosen if m.only_on in (None, name)]

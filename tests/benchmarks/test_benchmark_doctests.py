@@ -15,6 +15,7 @@ import pytest
         "benchmarks.datasets",
         "benchmarks.baseline_golsteyn",
         "benchmarks.vision",
+        "benchmarks.distort",
     ],
 )
 def test_docstring_examples(name: str) -> None:

@@ -140,6 +140,22 @@ def test_parse_args_checks_sets_and_size() -> None:
         parse_args(["--sets", "kaggle"])
     with pytest.raises(SystemExit):
         parse_args(["--rendered-size", "big"])
+    assert parse_args(["--distort", "motion:9"]).distort == "motion:9"
+    with pytest.raises(SystemExit):
+        parse_args(["--distort", "fog:2"])
+
+
+def test_photos_are_distorted_when_asked(tmp_path: Path) -> None:
+    import cv2
+
+    from benchmarks.datasets import Photo
+    from benchmarks.vision import photo_samples
+
+    path = tmp_path / "roll.png"
+    cv2.imwrite(str(path), np.full((30, 40, 3), 120, np.uint8))
+    photo = Photo("test", "roll.png", path, (3,), 1)
+    plain, far = (next(iter(photo_samples([photo], how))).load() for how in (None, "zoom-out:2"))
+    assert plain.shape == (30, 40, 3) and far.shape == (60, 80, 3)
 
 
 def test_speed_times_every_method_at_both_sizes() -> None:
