@@ -3,8 +3,9 @@
 Steps, all on a working copy scaled so pips are a few pixels wide:
 
 1. the dice detector (:mod:`dicetray.vision.detector`) says where the dice are, how big,
-   and which lean or move; their size sets the working scale, and only the windows
-   around them are read;
+   and which lean or move, looking again at another scale when the dice come out too
+   small or too large for it (or once, at the calibration's die size); their size sets
+   the working scale, and only the windows around them are read;
 2. pip candidates of both polarities (:mod:`dicetray.vision.pips`), kept only when
    the ring around them is evenly face-coloured;
 3. pips grouped into faces by polarity, size, distance and an unbroken run of face
