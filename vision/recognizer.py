@@ -22,15 +22,15 @@ Steps, all on a working copy scaled so pips are a few pixels wide:
    the wrong number of dice;
 7. a second opinion (:mod:`dicetray.vision.classifier`): a small network reads each die's
    crop as a whole; a find it calls no die (a key, a plug, a coin) is dropped unless the
-   frame cuts it (then the roll is refused, no value shown for it); where it reads
-   another value than the pips, the die is read again from its top face alone (a slanted
-   view's side-face pip left out) and, if that does not settle it, refused; a face the
-   pips read in doubt it settles when it is sure of their value; a lone spot on a faint
-   find is no die unless it is sure of the 1; a die the pips could not read it reads
-   alone when sure, and a find without pips it calls a moving or leaning die is refused;
-   so is a find the detector scores too low to keep that is smeared one way and that it
-   is sure shows no face (a die blurred mid-tumble: left out, the dice at rest would be
-   answered as the whole roll).
+   frame cuts it; one the frame cuts on which it reads no face refuses the roll without
+   showing a value; where it reads another value than the pips, the die is read again
+   from its top face alone (a slanted view's side-face pip left out) and, if that does
+   not settle it, refused; a face the pips read in doubt it settles when it is sure of
+   their value; a lone spot on a faint find is no die unless it is sure of the 1; a die
+   the pips could not read it reads alone when sure, and a find without pips it calls a
+   moving or leaning die is refused; so is a find the detector scores too low to keep
+   that is smeared one way and that it is sure shows no face (a die blurred mid-tumble:
+   left out, the dice at rest would be answered as the whole roll).
 
 >>> import numpy as np, cv2
 >>> tray = np.full((240, 320, 3), (60, 110, 40), np.uint8)
@@ -596,8 +596,9 @@ _UNREADABLE, _NONE = CLASSES.index("unreadable"), CLASSES.index("none")
 def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[_Die],
                     bare: list[_Die], faint: list[Candidate]) -> tuple[list[_Die], list[_Die]]:
     """Ask the face classifier about every die found (see :mod:`dicetray.vision.classifier`),
-    drop the finds it says are no die (:data:`NO_DIE`; one the frame cuts is kept unread,
-    to refuse the roll: :data:`CUT_NONE`), and weigh its answer against the
+    drop the finds it says are no die (:data:`NO_DIE`; one the frame cuts, or where it
+    reads no face, is kept unread to refuse the roll: :data:`CUT_NONE`), and weigh its
+    answer against the
     pips' (:func:`_weigh_read`, :func:`_weigh_unread`); a ``faint`` find (under the
     detector's threshold) it sees as a die smeared by motion is a moving die
     (:func:`_moving`). Returns (dice, unread)."""
@@ -615,11 +616,13 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
                           for group in (dice, unread, bare))
     rescued, unread = _weigh_unread(img, unread, bare, seen, finds)
     answered = [*_weigh_read(sc, dice, seen), *rescued]
-    # kept only because the frame cuts it: refused, but no value shown for it
-    none = {id(d) for d in answered if float(seen[id(d)][_NONE]) >= NO_DIE}
-    cut = [_unread(sc, d.found, "edge", CUT_NONE) for d in answered
-           if id(d) in none and d.found is not None]
-    return [d for d in answered if id(d) not in none], [*unread, *moving, *cut]
+    # a find the frame cuts shows a value only where the classifier reads a face there
+    # (a cut die's pips may be outside; keys at the border make pip-like spots)
+    hidden = [d for d in answered if d.found is not None and _cut(d.found, frame, 0.5)
+              and int(np.argmax(seen[id(d)])) in (_UNREADABLE, _NONE)]
+    cut = [_unread(sc, d.found, "edge", CUT_NONE) for d in hidden if d.found is not None]
+    return ([d for d in answered if not any(d is h for h in hidden)],
+            [*unread, *moving, *cut])
 
 
 def _opinions(img: np.ndarray, every: list[_Die]) -> dict[int, np.ndarray]:
@@ -732,9 +735,9 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
     return dice, kept
 
 
-#: The reason given for a find cut by the frame that the classifier calls no die: it may
-#: be a die (the classifier never saw one cut), so the roll is refused, but no value is
-#: shown for it.
+#: The reason given for a find cut by the frame on which the classifier reads no face
+#: (it calls it no die, or a die with no readable face): it may be a die (the classifier
+#: never saw one cut), so the roll is refused, but no value is shown for it.
 CUT_NONE = "something cut by the frame edge at {where} may be a die"
 #: The reason given for a die smeared by motion.
 MOVING = "die at {where} is moving: smeared, no face can be read"

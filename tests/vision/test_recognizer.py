@@ -300,14 +300,16 @@ class TestSecondOpinion:
         roll = read(tray(dice))
         assert roll.ok == ok and roll.values == (4, 4, 4, 4), roll
 
-    @pytest.mark.parametrize(("says", "values"), [(1, (1,)), (CLASSES.index("none"), ())])
+    @pytest.mark.parametrize(("says", "values"), [
+        (1, (1,)), (CLASSES.index("none"), ()), (CLASSES.index("unreadable"), ())])
     def test_a_die_whose_find_sits_on_the_frame_edge_is_cut(
         self, monkeypatch: pytest.MonkeyPatch, says: int, values: tuple[int, ...]
     ) -> None:
         # one pip well inside the frame, but the detector sees the face's centre at the
         # border: the rest of the die is outside it (the classifier, reading a crop
-        # padded past the border, may call it anything, even no die: then the roll is
-        # refused all the same, but no value is shown for what may be a key)
+        # padded past the border, may call it anything, even no die: when it reads no
+        # face there the roll is refused all the same, but no value is shown for what
+        # may be a key)
         found = [Candidate(14.0, 240.0, 64.0, 0.9, "flat")]
         monkeypatch.setattr(recognizer, "find_dice", lambda img, *_: found)
         self.classifier_says(monkeypatch, says, 0.9)
