@@ -53,7 +53,8 @@ def _random_colour(rng: np.random.Generator, lo: int = 0, hi: int = 255) -> tupl
 
 
 def random_style(rng: np.random.Generator) -> DiceStyle:
-    """A dice style: a known one, or any body colour with dark or light pips."""
+    """A dice style: a known one, or any body colour with dark or light pips, often of
+    another size than most dice's."""
     if rng.random() < 0.4:
         return STYLES[str(rng.choice(sorted(STYLES)))]
     hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(20, 256)]]])
@@ -74,7 +75,10 @@ def random_style(rng: np.random.Generator) -> DiceStyle:
                 pip = cand
                 break
     opacity = float(rng.uniform(0.65, 0.9)) if rng.random() < 0.15 else 1.0
-    return DiceStyle("random", body, pip, opacity=opacity, gloss=float(rng.uniform(0.1, 0.7)))
+    # pips from a little smaller than most dice's to the large ones of gaming dice
+    pips = float(rng.uniform(0.13, 0.25)) if rng.random() < 0.4 else 0.17
+    return DiceStyle("random", body, pip, opacity=opacity, gloss=float(rng.uniform(0.1, 0.7)),
+                     pip_diameter=pips)
 
 
 def _look(rng: np.random.Generator) -> Look:

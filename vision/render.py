@@ -66,7 +66,6 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 """Pip positions per face in units of the pip spacing, in the face's (u, v) axes."""
 
 _PIP_SPACING = 0.27  # of the die's edge
-_PIP_RADIUS = 0.085
 _ROUNDING = 0.13  # edge radius, of the die's edge
 
 
@@ -439,7 +438,7 @@ def _draw_die(image: np.ndarray, scene: Scene, camera: Camera, pose: _Pose,
     pip_alpha = np.zeros((patch_h, patch_w), np.float32)
     _fill(alpha, [hull - offset], [1.0])
     outline = _rounded_square(half - r * 0.55, r * 1.1)
-    pip_ring = _CIRCLE * (size * _PIP_RADIUS)
+    pip_ring = _CIRCLE * (size * style.pip_diameter / 2)
     for _, value, normal, centre, u, v, shade in faces:
         flat = centre + outline[:, :1] * u + outline[:, 1:] * v
         _fill(colour, [camera.project(flat) - offset], body * shade)

@@ -75,13 +75,16 @@ COCKED_DEGREES = 6.0
 
 @dataclass(frozen=True)
 class DiceStyle:
-    """The dice's colours: body, pips, how opaque (translucent dice < 1) and glossy."""
+    """The dice's colours: body, pips, how opaque (translucent dice < 1) and glossy; and
+    the pips' diameter as a share of the die's edge (about a sixth on most dice, up to a
+    quarter on many gaming dice)."""
 
     name: str
     die_color: BGR
     pip_color: BGR
     opacity: float = 1.0
     gloss: float = 0.35
+    pip_diameter: float = 0.17
 
 
 STYLES: dict[str, DiceStyle] = {

@@ -78,6 +78,20 @@ class TestTruth:
         counted = [_count_pips(frame, d.x, d.y, d.size, style == "black") for d in truth.dice]
         assert counted == [1, 2, 3, 4, 5, 6]
 
+    @pytest.mark.parametrize("diameter", [0.13, 0.24])
+    def test_pips_have_the_style_s_diameter(self, diameter: float) -> None:
+        style = replace(STYLES["white"], pip_diameter=diameter)
+        close = replace(TOP_DOWN, image_size=(1920, 1440))  # a large die: few edge pixels
+        scene = Scene(dice=(DieState(1, 100, 80),), style=style, look=CLEAN_LOOK, camera=close)
+        frame, truth = render(scene)
+        die = truth.dice[0]
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        disc = np.zeros_like(grey)
+        cv2.circle(disc, (round(die.x), round(die.y)), round(die.size * 0.3), 255, -1)
+        area = int(((grey < 110) & (disc > 0)).sum())  # the lone pip of the 1
+        measured = 2 * np.sqrt(area / np.pi) / die.size
+        assert measured == pytest.approx(diameter, rel=0.1)
+
     def test_centres_match_the_dice_in_the_pixels(self) -> None:
         scene = replace(random_scene(seed=11, dice=5, image_size=SMALL), look=CLEAN_LOOK)
         frame, truth = render(scene)
