@@ -596,12 +596,11 @@ _UNREADABLE, _NONE = CLASSES.index("unreadable"), CLASSES.index("none")
 def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[_Die],
                     bare: list[_Die], faint: list[Candidate]) -> tuple[list[_Die], list[_Die]]:
     """Ask the face classifier about every die found (see :mod:`dicetray.vision.classifier`),
-    drop the finds it says are no die (:data:`NO_DIE`; one the frame cuts, or where it
-    reads no face, is kept unread to refuse the roll: :data:`CUT_NONE`), and weigh its
-    answer against the
-    pips' (:func:`_weigh_read`, :func:`_weigh_unread`); a ``faint`` find (under the
-    detector's threshold) it sees as a die smeared by motion is a moving die
-    (:func:`_moving`). Returns (dice, unread)."""
+    drop the finds it says are no die (:data:`NO_DIE`), and weigh its answer against the
+    pips' (:func:`_weigh_read`, :func:`_weigh_unread`); a find the frame cuts on which it
+    reads no face is kept unread, to refuse the roll without a value (:data:`CUT_NONE`);
+    a ``faint`` find (under the detector's threshold) it sees as a die smeared by motion
+    is a moving die (:func:`_moving`). Returns (dice, unread)."""
     finds = [d.found for d in (*dice, *unread, *bare) if d.found is not None]
     moving = [_unread(sc, c, "blur", MOVING) for c in _moving(img, faint, finds)]
     every = [*dice, *unread, *bare]  # each one a find of the detector (see _confirm)
