@@ -34,8 +34,13 @@ def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
     for die in reading.dice:
         box = cv2.boxPoints(((die.x, die.y), (die.size, die.size), die.angle))
         cv2.polylines(out, [np.rint(box).astype(np.int32)], True, colour, thick)
-        org = (round(die.x - die.size / 2), round(die.y - die.size / 2 * math.sqrt(2) - 4))
-        _text(out, f"{die.value} {die.confidence:.2f}", org, colour, scale, thick)
+        label = f"{die.value} {die.confidence:.2f}"
+        (w, h), base = cv2.getTextSize(label, FONT, scale, thick)
+        reach = die.size / 2 * math.sqrt(2) + 4  # past the box, however it is turned
+        y = die.y - reach if die.y - reach - h - 3 >= 0 else die.y + reach + h
+        x = min(max(3.0, die.x - die.size / 2), out.shape[1] - w - 4.0)
+        _text(out, label, (round(x), round(min(y, out.shape[0] - base - 2))), colour, scale,
+              thick)
     status = "ok " + " ".join(map(str, reading.values)) if reading.ok else reading.reason
     y = 4
     for line in _wrap(status, out.shape[1] - 16, scale, thick):

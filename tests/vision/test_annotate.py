@@ -37,3 +37,13 @@ def test_a_short_status_and_die_labels_sit_on_dark_boxes() -> None:
     assert rows.min() < 30  # the status on top
     assert ((rows > 95) & (rows < 115)).any()  # the die's label just above its box (y 125)
     assert (out.sum(axis=2) == 0).sum() > 200  # the dark boxes behind the text
+
+
+def test_labels_of_dice_at_the_frame_s_edge_stay_inside_it() -> None:
+    frame = np.full((240, 320, 3), 230, np.uint8)
+    top = DieReading(1, 300.0, 12.0, 0.0, "unknown", 0.6, 30.0)  # no room above, nor right
+    out = annotate(frame, Reading("unsure", "edge: cut", (top,)))
+    dark = (out[:, 240:].sum(axis=2) == 0).any(axis=1)  # the label's box (the status's is left)
+    rows = np.flatnonzero(dark)
+    assert len(rows) and rows.min() > 27  # below the die's box, not cut off above the frame
+    assert not _unsure_pixels(out)[rows.min():rows.max() + 1, -2:].any()  # nor at the right
