@@ -130,13 +130,16 @@ def find_dice(frame: np.ndarray, threshold: float = THRESHOLD,
     >>> find_dice(np.full((480, 640, 3), 128, np.uint8), die_size=60.0)
     []
     """
-    long_side = max(frame.shape[:2])
+    finds = None
     if die_size is None:
         finds = detect(frame, threshold)
         die_size = median_size(finds)
-        if die_size is None or side_for(die_size, long_side) == INPUT_SIDE:
+        if die_size is None:
             return finds
-    return detect(frame, threshold, side=side_for(die_size, long_side))
+    side = side_for(die_size, max(frame.shape[:2]))
+    if finds is not None and side == INPUT_SIDE:
+        return finds  # the first look was at the right scale
+    return detect(frame, threshold, side=side)
 
 
 def _suppress(candidates: list[Candidate]) -> list[Candidate]:

@@ -620,8 +620,8 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
     hidden = [d for d in answered if d.found is not None and _cut(d.found, frame, 0.5)
               and int(np.argmax(seen[id(d)])) in (_UNREADABLE, _NONE)]
     cut = [_unread(sc, d.found, "edge", CUT_NONE) for d in hidden if d.found is not None]
-    return ([d for d in answered if not any(d is h for h in hidden)],
-            [*unread, *moving, *cut])
+    hidden_ids = {id(d) for d in hidden}
+    return [d for d in answered if id(d) not in hidden_ids], [*unread, *moving, *cut]
 
 
 def _opinions(img: np.ndarray, every: list[_Die]) -> dict[int, np.ndarray]:
