@@ -70,8 +70,46 @@ class Crops(torch.utils.data.Dataset):
         return torch.from_numpy(np.ascontiguousarray(prepare(img))), int(self.labels[i])
 
 
+def from_onnx(path: Path) -> FaceNet:
+    """A :class:`FaceNet` holding the weights of an exported model.
+
+    The export folds each batch norm into the convolution before it, so the convolutions
+    get the folded weights and each batch norm becomes the identity with the folded bias
+    as its shift. Train such a network with its norms frozen (``frozen_norms``).
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy())
+               for i in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    net = FaceNet()
+    blocks = [m for m in net.features if isinstance(m, nn.Sequential)]
+    if len(convs) != len(blocks):
+        raise ValueError(f"{path}: {len(convs)} convolutions, FaceNet has {len(blocks)}")
+    with torch.no_grad():
+        for node, (conv, norm, _) in zip(convs, blocks, strict=True):
+            conv.weight.copy_(weights[node.input[1]])
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(weights[node.input[2]])
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        for name, tensor in weights.items():
+            if name.startswith("head."):
+                net.get_parameter(name).copy_(tensor)
+    return net
+
+
+def frozen_norms(net: nn.Module) -> None:
+    """Put every batch norm in eval mode, so training leaves its statistics alone."""
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
 def train(data: list[Path], epochs: int, batch: int, threads: int,
-          init: Path | None = None) -> FaceNet:
+          init: Path | None = None, lr: float = 3e-3) -> FaceNet:
     torch.set_num_threads(threads)
     torch.manual_seed(0)
     loaded = [np.load(p) for p in data]
@@ -83,15 +121,23 @@ def train(data: list[Path], epochs: int, batch: int, threads: int,
     loader = torch.utils.data.DataLoader(Crops(images[kept], labels[kept]), batch_size=batch,
                                          shuffle=True, drop_last=True)
     net = FaceNet()
-    if init is not None:  # go on from earlier weights (say, on new crops)
+    folded = init is not None and init.suffix == ".onnx"
+    if folded:  # go on from an exported model, whose norms are folded away
+        net = from_onnx(init)
+    elif init is not None:  # go on from earlier weights (say, on new crops)
         net.load_state_dict(torch.load(init))
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * len(loader)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     start, step = time.time(), 0
+    if init is not None:
+        print(f"start: held-out accuracy {accuracy(net, images[held], labels[held]):.2%}",
+              flush=True)
     for epoch in range(epochs):
         net.train()
+        if folded:
+            frozen_norms(net)
         for x, y in loader:
             loss = loss_fn(net(x), y)
             opt.zero_grad()
@@ -126,10 +172,14 @@ def export(net: FaceNet, out: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = trainer_parser(__doc__, epochs=4, batch=64)
-    parser.add_argument("--init", type=Path, help="start from these PyTorch weights (.pt)")
+    parser.add_argument("--init", type=Path,
+                        help="start from these weights: PyTorch (.pt) or an exported model (.onnx)")
+    parser.add_argument("--lr", type=float, default=3e-3,
+                        help="peak learning rate (lower, say 3e-4, to go on from a model)")
     args = parser.parse_args(argv)
     args.out.parent.mkdir(parents=True, exist_ok=True)  # before the training, not after
-    save(train(args.data, args.epochs, args.batch, args.threads, args.init), args.out, export)
+    net = train(args.data, args.epochs, args.batch, args.threads, args.init, args.lr)
+    save(net, args.out, export)
     return 0
 
 

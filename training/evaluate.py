@@ -10,6 +10,7 @@ trained on rendered frames only, carries over to real ones.
     python3 -m training.evaluate --threshold 0.4 --sets nell-byler
     python3 -m training.evaluate --faces 0.9      # the face classifier on the dice found
     python3 -m training.evaluate --detector /tmp/new/dice-detector.onnx   # a new model
+    python3 -m training.evaluate --faces 0.9 --classifier /tmp/new/face-classifier.onnx
     python3 -m training.evaluate --side 240       # the frames scaled to 240 px, not 320
 """
 
@@ -30,6 +31,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.datasets import datasets_root, load_set  # noqa: E402
+from dicetray.vision.classifier import MODEL as CLASSIFIER  # noqa: E402
 from dicetray.vision.classifier import classify  # noqa: E402
 from dicetray.vision.detector import (  # noqa: E402
     INPUT_SIDE,
@@ -98,8 +100,9 @@ def evaluate(set_name: str, threshold: float, model: Path = MODEL,
             "dice": labelled, "size_ratio": float(np.median(ratios)) if ratios else 0.0}
 
 
-def faces(set_name: str, sure: float, model: Path = MODEL) -> dict[str, float]:
-    """The face classifier on each labelled die detector ``model`` found, at the
+def faces(set_name: str, sure: float, model: Path = MODEL,
+          classifier: Path = CLASSIFIER) -> dict[str, float]:
+    """The face ``classifier`` on each labelled die detector ``model`` found, at the
     detector's centre and size: right overall, and how many it is ``sure`` of and how
     many of those are right."""
     total = right = confident = confident_right = 0
@@ -109,7 +112,7 @@ def faces(set_name: str, sure: float, model: Path = MODEL) -> dict[str, float]:
         picked = [((c.x, c.y, c.size), box[4]) for box, c in matches(truth, found)]
         if not picked:
             continue
-        probs = classify(image, [p[0] for p in picked])
+        probs = classify(image, [p[0] for p in picked], classifier)
         for (_, value), p in zip(picked, probs, strict=True):
             total += 1
             right += int(np.argmax(p)) == value
@@ -125,13 +128,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", default="matteop65,nell-byler")
     parser.add_argument("--threshold", type=float, default=THRESHOLD)
     parser.add_argument("--detector", type=Path, default=MODEL, help="the detector's ONNX file")
+    parser.add_argument("--classifier", type=Path, default=CLASSIFIER,
+                        help="the face classifier's ONNX file (with --faces)")
     parser.add_argument("--side", type=int, default=INPUT_SIDE,
                         help="long side (px) each photo is scaled to for the detector")
     parser.add_argument("--faces", type=float, metavar="SURE",
                         help="measure the face classifier instead (SURE: its least probability)")
     args = parser.parse_args(argv)
     if args.faces is not None:
-        _table(args.sets, lambda name: faces(name, args.faces, args.detector),
+        _table(args.sets, lambda name: faces(name, args.faces, args.detector, args.classifier),
                f"| set | dice found | read right | sure (p >= {args.faces}) | sure and right |",
                "| {set} | {dice} | {right:.1%} | {sure:.1%} | {sure_right:.1%} |")
         return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -171,3 +172,41 @@ def test_speed_times_every_method_at_both_sizes() -> None:
     assert list(table) == list(SPEED_SIZES)
     assert all(set(row) == {"a", "b"} and min(row.values()) >= 0 for row in table.values())
     assert shapes == [(480, 640, 3)] * 4 + [(960, 1280, 3)] * 4
+
+
+def test_speed_runs_with_the_threads_asked_and_restores_them() -> None:
+    from benchmarks.vision import speed
+
+    seen: list[int] = []
+
+    def counts_threads(frame: np.ndarray, dice: int | None) -> Reading:
+        seen.append(cv2.getNumThreads())
+        return reading_of((), "unsure")
+
+    before = cv2.getNumThreads()
+    wanted = 1 if before != 1 else 2
+    speed([Method("a", counts_threads)], frames=1, repeat=1, seed=3, threads=wanted)
+    assert seen == [wanted, wanted] and cv2.getNumThreads() == before
+
+
+def test_a_told_method_gets_the_count_when_the_others_do_not() -> None:
+    told: dict[str, list[int | None]] = {"plain": [], "told": []}
+
+    def noting(name: str):
+        def read(frame: np.ndarray, dice: int | None) -> Reading:
+            told[name].append(dice)
+            return sees(frame, dice)
+
+        return read
+
+    chosen = [Method("plain", noting("plain")), Method("told", noting("told"), told=True)]
+    measure(SAMPLES[:2], chosen, repeat=1, tell_count=False)
+    assert told == {"plain": [None, None], "told": [2, 1]}
+
+
+def test_speed_lines_name_the_threads_in_the_text_and_the_estimate() -> None:
+    table = {(640, 480): {"dicetray": 10.0, "Golsteyn 2020": 20.0}}
+    lines = speed_lines(table, frames=50, repeat=5, here=2955.66, threads=2)
+    assert "with 2 OpenCV threads unless the column says otherwise" in lines[0]
+    assert "on 2 of its four cores" in lines[-1]
+    assert "with 1 OpenCV thread unless" in speed_lines(table, 50, 5, None)[0]
