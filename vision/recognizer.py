@@ -587,6 +587,9 @@ BARE_GUESS = 0.6
 FAINT_FIND = 0.12
 #: Classifier probability of "unreadable" from which a smeared find is a moving die ...
 MOVING_SURE = 0.9
+#: ... or, for a find whose pips read a face, its likeliest class and this probable at
+#: least: streaked pips can happen to make a face (a die mid-tumble read as a 6).
+MOVING_READ = 0.8
 #: ... when the gradients around it are this far from round at most (see _roundness: a
 #: die blurred mid-tumble is smeared one way; a key or a sharp die is not).
 SMEARED = 0.4
@@ -600,7 +603,8 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
     pips' (:func:`_weigh_read`, :func:`_weigh_unread`); a find the frame cuts on which it
     reads no face is kept unread, to refuse the roll without a value (:data:`CUT_NONE`);
     a ``faint`` find (under the detector's threshold) it sees as a die smeared by motion
-    is a moving die (:func:`_moving`). Returns (dice, unread)."""
+    is a moving die (:func:`_moving`), and so is a die the pips read on a smeared find it
+    likeliest calls unreadable (:data:`MOVING_READ`). Returns (dice, unread)."""
     finds = [d.found for d in (*dice, *unread, *bare) if d.found is not None]
     moving = [_unread(sc, c, "blur", MOVING) for c in _moving(img, faint, finds)]
     every = [*dice, *unread, *bare]  # each one a find of the detector (see _confirm)
@@ -614,6 +618,13 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
                            or d.found is None or _cut(d.found, frame, 0.5)]
                           for group in (dice, unread, bare))
     rescued, unread = _weigh_unread(img, unread, bare, seen, finds)
+    # pips read on a find smeared one way that the classifier is sure shows no face: a
+    # die moving, whose streaked pips happened to make a face
+    for die in dice:
+        if (not die.problem and die.found is not None
+                and int(np.argmax(seen[id(die)])) == _UNREADABLE
+                and _moving(img, [die.found], finds, seen[id(die)], MOVING_READ)):
+            die.problem, die.detail = "blur", MOVING
     answered = [*_weigh_read(sc, dice, seen), *rescued]
     # a find the frame cuts shows a value only where the classifier reads a face there
     # (a cut die's pips may be outside; keys at the border make pip-like spots)
@@ -743,12 +754,12 @@ MOVING = "die at {where} is moving: smeared, no face can be read"
 
 
 def _moving(img: np.ndarray, finds: list[Candidate], others: list[Candidate],
-            probs: np.ndarray | None = None) -> list[Candidate]:
+            probs: np.ndarray | None = None, sure: float = MOVING_SURE) -> list[Candidate]:
     """The ``finds`` that are dice smeared by motion: not beside one of the ``others``
     (within an edge of its centre: a side face of a die seen at a slant looks smeared
     too), the gradients around each run one way (:data:`SMEARED`) and the face
-    classifier (its ``probs`` when given, one row per find) is sure no face can be read
-    there (:data:`MOVING_SURE`).
+    classifier (its ``probs`` when given, one row per find) is ``sure`` no face can be
+    read there (:data:`MOVING_SURE` unless told).
 
     A die blurred mid-tumble is a streak the detector scores low and the pips cannot
     read; left out, the dice still on the tray would be answered as the whole roll.
@@ -776,7 +787,7 @@ def _moving(img: np.ndarray, finds: list[Candidate], others: list[Candidate],
     else:
         probs = probs.reshape(len(finds), -1)[smeared]
     return [finds[i] for i, p in zip(smeared, probs, strict=True)
-            if float(p[_UNREADABLE]) >= MOVING_SURE]
+            if float(p[_UNREADABLE]) >= sure]
 
 
 def _read_as(sc: _Scene, die: _Die, value: int) -> _Die | None:

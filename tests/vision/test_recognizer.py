@@ -378,6 +378,25 @@ class TestMovingDice:
         assert roll.ok and roll.values == (3,), roll
 
 
+    @pytest.mark.parametrize(("streak", "unreadable", "moving"), [
+        (13, 0.85, True),  # smeared one way, the classifier fairly sure of no face
+        (13, 0.7, False),  # ... not sure enough: the pips' reading stands
+        (9, 0.95, False),  # hardly smeared: the pips' reading stands
+    ])
+    def test_pips_read_on_a_smeared_find_without_a_face_are_a_moving_die(
+        self, monkeypatch: pytest.MonkeyPatch, streak: int, unreadable: float, moving: bool
+    ) -> None:
+        # streaked pips can happen to make a face: a die mid-tumble is not read as one
+        self.setup(monkeypatch, Candidate(420.0, 300.0, 60.0, 0.9, "flat"), unreadable)
+        img = self.frame(smeared=False)
+        other = cv2.filter2D(tray([(420, 300, 5, 60, 20)]), -1,
+                             np.full((1, streak), 1 / streak, np.float32))
+        img[230:370, 320:520] = other[230:370, 320:520]
+        roll = read(img)
+        assert roll.ok != moving and roll.values == (3, 5), roll
+        assert ("(419, 299) is moving" in roll.reason) == moving, roll
+
+
 class TestReadAs:
     """A die's face read again from its find's top face alone (``_read_as``)."""
 
