@@ -75,10 +75,12 @@ def random_style(rng: np.random.Generator) -> DiceStyle:
                 pip = cand
                 break
     opacity = float(rng.uniform(0.65, 0.9)) if rng.random() < 0.15 else 1.0
-    # pips from a little smaller than most dice's to the large ones of gaming dice
+    # pips from a little smaller than most dice's to the large ones of gaming dice, now
+    # and then crowded towards the face's middle (a 6's pips still apart)
     pips = float(rng.uniform(0.13, 0.25)) if rng.random() < 0.4 else 0.17
+    spacing = float(rng.uniform(0.19, 0.27)) if rng.random() < 0.3 else 0.27
     return DiceStyle("random", body, pip, opacity=opacity, gloss=float(rng.uniform(0.1, 0.7)),
-                     pip_diameter=pips)
+                     pip_diameter=min(pips, spacing / 1.15), pip_spacing=spacing)
 
 
 def _look(rng: np.random.Generator) -> Look:

@@ -65,7 +65,6 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 """Pip positions per face in units of the pip spacing, in the face's (u, v) axes."""
 
-_PIP_SPACING = 0.27  # of the die's edge
 _ROUNDING = 0.13  # edge radius, of the die's edge
 
 
@@ -442,7 +441,7 @@ def _draw_die(image: np.ndarray, scene: Scene, camera: Camera, pose: _Pose,
     for _, value, normal, centre, u, v, shade in faces:
         flat = centre + outline[:, :1] * u + outline[:, 1:] * v
         _fill(colour, [camera.project(flat) - offset], body * shade)
-        spacing = size * _PIP_SPACING
+        spacing = size * style.pip_spacing
         polys = []
         for pu, pv in PIPS[value]:
             ring = centre + normal * 0.05 + (pu * spacing + pip_ring[:, :1]) * u \

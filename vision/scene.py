@@ -75,9 +75,11 @@ COCKED_DEGREES = 6.0
 
 @dataclass(frozen=True)
 class DiceStyle:
-    """The dice's colours: body, pips, how opaque (translucent dice < 1) and glossy; and
-    the pips' diameter as a share of the die's edge (about a sixth on most dice, up to a
-    quarter on many gaming dice)."""
+    """The dice's colours: body, pips, how opaque (translucent dice < 1) and glossy; the
+    pips' diameter as a share of the die's edge (about a sixth on most dice, up to a
+    quarter on many gaming dice) and their spacing: how far the corner pips sit from the
+    face's centre along each edge, as a share of the edge (0.27 on most dice; the pips of
+    some crowd towards the middle, down to about 0.19)."""
 
     name: str
     die_color: BGR
@@ -85,6 +87,7 @@ class DiceStyle:
     opacity: float = 1.0
     gloss: float = 0.35
     pip_diameter: float = 0.17
+    pip_spacing: float = 0.27
 
 
 STYLES: dict[str, DiceStyle] = {

@@ -92,6 +92,22 @@ class TestTruth:
         measured = 2 * np.sqrt(area / np.pi) / die.size
         assert measured == pytest.approx(diameter, rel=0.1)
 
+    @pytest.mark.parametrize("spacing", [0.19, 0.27])
+    def test_pips_sit_at_the_style_s_spacing(self, spacing: float) -> None:
+        style = replace(STYLES["white"], pip_spacing=spacing, pip_diameter=0.15)
+        close = replace(TOP_DOWN, image_size=(1920, 1440))
+        scene = Scene(dice=(DieState(2, 100, 80),), style=style, look=CLEAN_LOOK, camera=close)
+        frame, truth = render(scene)
+        die = truth.dice[0]
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        disc = np.zeros_like(grey)
+        cv2.circle(disc, (round(die.x), round(die.y)), round(die.size * 0.45), 255, -1)
+        n, _, _, centres = cv2.connectedComponentsWithStats(((grey < 110) & (disc > 0))
+                                                            .astype(np.uint8))
+        assert n == 3  # the 2's two pips, on a diagonal: each `spacing` off along both axes
+        gap = float(np.hypot(*(centres[1] - centres[2])))
+        assert gap / (2 * np.sqrt(2) * die.size) == pytest.approx(spacing, rel=0.08)
+
     def test_centres_match_the_dice_in_the_pixels(self) -> None:
         scene = replace(random_scene(seed=11, dice=5, image_size=SMALL), look=CLEAN_LOOK)
         frame, truth = render(scene)
