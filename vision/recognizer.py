@@ -574,6 +574,9 @@ NO_DIE = 0.6
 FAINT_NONE = 0.5
 #: Below this probability for the value the pips read, the classifier disagrees.
 NET_DOUBT = 0.2
+#: ... also when its likeliest answer is "no die" or "no readable face", if it gives
+#: another value this much at least (a side face's pip read in with a 1's, say).
+OTHER_VALUE = 0.3
 #: Detector score from which a find with no pips that the classifier calls a die with no
 #: readable face is refused (below it, such finds are mostly cables, keys and clips).
 BARE_SURE = 0.5
@@ -657,7 +660,8 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
     A single pip on a faint find is a die only when the classifier is sure of the 1 (or
     sees another face there). A value the classifier is sure is another is read again
     from the top face alone (:func:`_read_as`); failing that, or when the classifier is
-    less sure, a value it reads as another is put in doubt. A die the pips read in doubt
+    less sure, a value it reads as another (:data:`NET_DOUBT`, :data:`OTHER_VALUE`) is
+    put in doubt. A die the pips read in doubt
     is settled when the classifier is sure of the same value (:data:`CONFIRM`); one still
     in doubt shows the classifier's value when it is the likelier.
     """
@@ -680,8 +684,10 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
                 die.value = guess
             continue
         die.confidence = min(die.confidence, float(p[die.value]))
-        best = int(np.argmax(p))
-        # a die it calls unreadable or no die is left to the pips: on real photos an
+        best, value = int(np.argmax(p)), 1 + int(np.argmax(p[1:7]))
+        if best in (_UNREADABLE, _NONE) and float(p[value]) >= OTHER_VALUE:
+            best = value
+        # else a die it calls unreadable or no die is left to the pips: on real photos an
         # angled view of a flat die can look like a leaning one
         if float(p[die.value]) < NET_DOUBT and best not in (_UNREADABLE, _NONE):
             face = _read_as(sc, die, best) if float(p[best]) >= NET_SURE else None

@@ -260,6 +260,21 @@ class TestSecondOpinion:
         assert roll.kind == "ambiguous" and "pips read 3 but it looks like a 5" in roll.reason
         assert roll.values == (5,)
 
+    @pytest.mark.parametrize(("other", "ok"), [(0.42, False), (0.2, True)])
+    def test_a_face_the_classifier_half_takes_for_no_die_and_half_for_another_is_refused(
+        self, monkeypatch: pytest.MonkeyPatch, other: float, ok: bool
+    ) -> None:
+        def fake(frame: np.ndarray, where: list, turns: int = 4,
+                 first: np.ndarray | None = None) -> np.ndarray:
+            probs = np.full((len(where), len(CLASSES)), 0.01)
+            probs[:, CLASSES.index("none")] = 0.5  # its likeliest answer: no die
+            probs[:, 1] = other  # ... else a 1, and hardly the 2 the pips read
+            return probs
+
+        monkeypatch.setattr(recognizer, "classify", fake)
+        roll = read(tray([(320, 240, 2, 64, 0)]))
+        assert roll.ok == ok and roll.values == (2,), roll
+
     def test_an_unsure_classifier_leaves_the_pips_value(
         self, monkeypatch: pytest.MonkeyPatch
     ) -> None:
