@@ -78,35 +78,33 @@ class TestTruth:
         counted = [_count_pips(frame, d.x, d.y, d.size, style == "black") for d in truth.dice]
         assert counted == [1, 2, 3, 4, 5, 6]
 
-    @pytest.mark.parametrize("diameter", [0.13, 0.24])
-    def test_pips_have_the_style_s_diameter(self, diameter: float) -> None:
-        style = replace(STYLES["white"], pip_diameter=diameter)
+    @staticmethod
+    def dark_near_die(value: int, reach: float, **style: float) -> tuple[np.ndarray, float]:
+        """One large white die showing ``value`` seen from above, in a style with these
+        pip settings: the dark pixels within ``reach`` edges of its centre, and its edge."""
         close = replace(TOP_DOWN, image_size=(1920, 1440))  # a large die: few edge pixels
-        scene = Scene(dice=(DieState(1, 100, 80),), style=style, look=CLEAN_LOOK, camera=close)
+        scene = Scene(dice=(DieState(value, 100, 80),), style=replace(STYLES["white"], **style),
+                      look=CLEAN_LOOK, camera=close)
         frame, truth = render(scene)
         die = truth.dice[0]
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         disc = np.zeros_like(grey)
-        cv2.circle(disc, (round(die.x), round(die.y)), round(die.size * 0.3), 255, -1)
-        area = int(((grey < 110) & (disc > 0)).sum())  # the lone pip of the 1
-        measured = 2 * np.sqrt(area / np.pi) / die.size
+        cv2.circle(disc, (round(die.x), round(die.y)), round(die.size * reach), 255, -1)
+        return ((grey < 110) & (disc > 0)).astype(np.uint8), die.size
+
+    @pytest.mark.parametrize("diameter", [0.13, 0.24])
+    def test_pips_have_the_style_s_diameter(self, diameter: float) -> None:
+        pip, size = self.dark_near_die(1, 0.3, pip_diameter=diameter)  # the 1's lone pip
+        measured = 2 * np.sqrt(int(pip.sum()) / np.pi) / size
         assert measured == pytest.approx(diameter, rel=0.1)
 
     @pytest.mark.parametrize("spacing", [0.19, 0.27])
     def test_pips_sit_at_the_style_s_spacing(self, spacing: float) -> None:
-        style = replace(STYLES["white"], pip_spacing=spacing, pip_diameter=0.15)
-        close = replace(TOP_DOWN, image_size=(1920, 1440))
-        scene = Scene(dice=(DieState(2, 100, 80),), style=style, look=CLEAN_LOOK, camera=close)
-        frame, truth = render(scene)
-        die = truth.dice[0]
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        disc = np.zeros_like(grey)
-        cv2.circle(disc, (round(die.x), round(die.y)), round(die.size * 0.45), 255, -1)
-        n, _, _, centres = cv2.connectedComponentsWithStats(((grey < 110) & (disc > 0))
-                                                            .astype(np.uint8))
+        pips, size = self.dark_near_die(2, 0.45, pip_spacing=spacing, pip_diameter=0.15)
+        n, _, _, centres = cv2.connectedComponentsWithStats(pips)
         assert n == 3  # the 2's two pips, on a diagonal: each `spacing` off along both axes
         gap = float(np.hypot(*(centres[1] - centres[2])))
-        assert gap / (2 * np.sqrt(2) * die.size) == pytest.approx(spacing, rel=0.08)
+        assert gap / (2 * np.sqrt(2) * size) == pytest.approx(spacing, rel=0.08)
 
     def test_centres_match_the_dice_in_the_pixels(self) -> None:
         scene = replace(random_scene(seed=11, dice=5, image_size=SMALL), look=CLEAN_LOOK)
