@@ -8,9 +8,9 @@ trained on rendered frames only, carries over to real ones.
 
     python3 -m training.evaluate                  # both sets
     python3 -m training.evaluate --threshold 0.4 --sets nell-byler
-    python3 -m training.evaluate --faces 0.9      # the face classifier on the dice found
+    python3 -m training.evaluate --faces 0.8      # the face classifier on the dice found
     python3 -m training.evaluate --detector /tmp/new/dice-detector.onnx   # a new model
-    python3 -m training.evaluate --faces 0.9 --classifier /tmp/new/face-classifier.onnx
+    python3 -m training.evaluate --faces 0.8 --classifier /tmp/new/face-classifier.onnx
     python3 -m training.evaluate --side 240       # the frames scaled to 240 px, not 320
 """
 
