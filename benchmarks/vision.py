@@ -103,10 +103,12 @@ def methods(include_recognizer: bool = True, told_row: bool = True) -> list[Meth
                 f"note: dicetray recognizer not available ({exc}); baseline only", file=sys.stderr
             )
         else:
-            found.append(Method("dicetray", lambda frame, dice: dicetray_read(frame, dice=dice)))
+            def ours(frame: np.ndarray, dice: int | None) -> Reading:
+                return dicetray_read(frame, dice=dice)
+
+            found.append(Method("dicetray", ours))
             if told_row:
-                found.append(Method(TOLD, lambda frame, dice: dicetray_read(frame, dice=dice),
-                                    told=True))
+                found.append(Method(TOLD, ours, told=True))
     found.append(Method("Golsteyn 2020", lambda frame, dice: PUBLISHED.read(frame)))
     found.append(
         Method(

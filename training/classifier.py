@@ -120,11 +120,10 @@ def train(data: list[Path], epochs: int, batch: int, threads: int,
     kept = order[len(order) // 20:]
     loader = torch.utils.data.DataLoader(Crops(images[kept], labels[kept]), batch_size=batch,
                                          shuffle=True, drop_last=True)
-    net = FaceNet()
     folded = init is not None and init.suffix == ".onnx"
-    if folded:  # go on from an exported model, whose norms are folded away
-        net = from_onnx(init)
-    elif init is not None:  # go on from earlier weights (say, on new crops)
+    # from an exported model (its norms folded away), or afresh
+    net = from_onnx(init) if init is not None and folded else FaceNet()
+    if init is not None and not folded:  # go on from earlier weights (say, on new crops)
         net.load_state_dict(torch.load(init))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * len(loader)

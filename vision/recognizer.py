@@ -661,9 +661,9 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
     sees another face there). A value the classifier is sure is another is read again
     from the top face alone (:func:`_read_as`); failing that, or when the classifier is
     less sure, a value it reads as another (:data:`NET_DOUBT`, :data:`OTHER_VALUE`) is
-    put in doubt. A die the pips read in doubt
-    is settled when the classifier is sure of the same value (:data:`CONFIRM`); one still
-    in doubt shows the classifier's value when it is the likelier.
+    put in doubt. A die the pips read in doubt is settled when the classifier is sure of
+    the same value (:data:`CONFIRM`); one still in doubt shows the classifier's value when
+    it is the likelier.
     """
     faint = {id(d) for d in dice if d.value == 1 and not d.problem
              and d.found is not None and d.found.score < BARE_SURE

@@ -392,7 +392,6 @@ class TestMovingDice:
         roll = read(self.frame(smeared))
         assert roll.ok and roll.values == (3,), roll
 
-
     @pytest.mark.parametrize(("streak", "unreadable", "moving"), [
         (13, 0.85, True),  # smeared one way, the classifier fairly sure of no face
         (13, 0.7, False),  # ... not sure enough: the pips' reading stands
