@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Where the recognizer's time goes: median ms per frame of each stage, on the speed
 frames of ``benchmarks/vision.py`` (easy rendered frames of five dice), one OpenCV
-thread. Each stage is timed on its own, twice per frame (the second run kept).
+thread, with each network engine (:mod:`dicetray.vision.networks`) side by side. Each
+stage is timed on its own, twice per frame and engine (the second run kept), the
+engines interleaved frame by frame.
 
     python3 benchmarks/stages.py              # 20 frames at 640x480 and 1280x960
-    python3 benchmarks/stages.py --frames 50
+    python3 benchmarks/stages.py --frames 50 --threads 2
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -25,25 +28,37 @@ import numpy as np  # noqa: E402
 
 from dicetray.vision.classifier import TURNS, classify  # noqa: E402
 from dicetray.vision.detector import detect  # noqa: E402
+from dicetray.vision.networks import ENGINE_VARIABLE, ENGINES  # noqa: E402
 from dicetray.vision.recognizer import read  # noqa: E402
 from dicetray.vision.render import render_dataset  # noqa: E402
 
 SIZES = ((640, 480), (1280, 960))
 
 
-def median_ms(frames: list[np.ndarray], run: Callable[[int, np.ndarray], object]) -> float:
-    """Median over ``frames`` of the second of two runs of ``run(index, frame)``."""
-    times = []
-    for i, frame in enumerate(frames):
-        run(i, frame)
-        start = time.perf_counter()
-        run(i, frame)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+def median_ms(frames: list[np.ndarray],
+              run: Callable[[int, np.ndarray], object]) -> dict[str, float]:
+    """Per engine, the median over ``frames`` of the second of two runs of
+    ``run(index, frame)``; the engines take turns on each frame."""
+    times: dict[str, list[float]] = {engine: [] for engine in ENGINES}
+    before = os.environ.get(ENGINE_VARIABLE)
+    try:
+        for i, frame in enumerate(frames):
+            for engine in ENGINES:
+                os.environ[ENGINE_VARIABLE] = engine
+                run(i, frame)
+                start = time.perf_counter()
+                run(i, frame)
+                times[engine].append((time.perf_counter() - start) * 1000)
+    finally:
+        if before is None:
+            os.environ.pop(ENGINE_VARIABLE, None)
+        else:
+            os.environ[ENGINE_VARIABLE] = before
+    return {engine: statistics.median(ms) for engine, ms in times.items()}
 
 
-def stages(size: tuple[int, int], frames: int, seed: int) -> dict[str, float]:
-    """Median ms of each stage at one frame size."""
+def stages(size: tuple[int, int], frames: int, seed: int) -> dict[str, dict[str, float]]:
+    """Median ms of each stage at one frame size, per engine."""
     shots = [f for f, _ in render_dataset(frames, seed=seed, hard=False, dice=5, image_size=size)]
     dice = [[(c.x, c.y, c.size) for c in detect(f)] for f in shots]
     return {
@@ -59,13 +74,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--frames", type=int, default=20)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--threads", type=int, default=1, help="OpenCV (and network) threads")
     args = parser.parse_args(argv)
-    cv2.setNumThreads(1)
+    cv2.setNumThreads(args.threads)
     table = {size: stages(size, args.frames, args.seed) for size in SIZES}
-    print("| stage | " + " | ".join(f"{w}×{h}" for w, h in SIZES) + " |")
-    print("| --- |" + " ---: |" * len(SIZES))
+    columns = [(size, engine) for size in SIZES for engine in ENGINES]
+    print("| stage | " + " | ".join(f"{w}×{h}, {e}" for (w, h), e in columns) + " |")
+    print("| --- |" + " ---: |" * len(columns))
     for name in table[SIZES[0]]:
-        print(f"| {name} | " + " | ".join(f"{table[s][name]:.1f}" for s in SIZES) + " |")
+        print(f"| {name} | " + " | ".join(f"{table[s][name][e]:.1f}" for s, e in columns) + " |")
     return 0
 
 

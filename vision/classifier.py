@@ -86,8 +86,7 @@ def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
     if start < turns:
         turned = [np.rot90(blob, k, axes=(2, 3)) for k in range(start, turns)]
         net = load(model, "face classifier")
-        net.setInput(np.ascontiguousarray(np.concatenate(turned)))
-        logits = net.forward().reshape(len(turned) * n, -1).astype(np.float64)
+        logits = net.run(np.concatenate(turned)).reshape(len(turned) * n, -1).astype(np.float64)
         if logits.shape[1] != len(CLASSES):
             raise VisionError(f"face classifier model {model} answers {logits.shape[1]} "
                               f"classes, not {len(CLASSES)} (reinstall dicetray)")

@@ -3,7 +3,7 @@
 The pips say what a die shows; this says where the dice are, so that a side face's
 pips, a speck of dust or a stray shadow never becomes a die, touching dice stay two,
 and a die whose pips cannot be read is known to be there. The network (trained on
-rendered frames only, see ``training/``) runs through OpenCV's DNN module on the frame
+rendered frames only, see ``training/``) runs (:mod:`dicetray.vision.networks`) on the frame
 scaled to a long side of :data:`INPUT_SIDE` px, and marks every die as ``flat``,
 ``cocked`` (leaning, its top face not level) or ``moving`` (blurred mid-tumble).
 :func:`find_dice` scales the frame again when the dice came out much smaller or larger
@@ -74,9 +74,7 @@ def heat_maps(frame: np.ndarray, model: Path = MODEL,
     if (pw, ph) != (sw, sh):
         small = cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_REPLICATE)
     blob = (small.astype(np.float32).transpose(2, 0, 1)[None] / 127.5) - 1.0
-    net = load(model, "dice detector")
-    net.setInput(np.ascontiguousarray(blob))
-    return net.forward()[0], s
+    return load(model, "dice detector").run(blob)[0], s
 
 
 def detect(frame: np.ndarray, threshold: float = THRESHOLD, model: Path = MODEL,
