@@ -26,11 +26,12 @@ Steps, all on a working copy scaled so pips are a few pixels wide:
    showing a value; where it reads another value than the pips, the die is read again
    from its top face alone (a slanted view's side-face pip left out) and, if that does
    not settle it, refused; a face the pips read in doubt it settles when it is sure of
-   their value; a lone spot on a faint find is no die unless it is sure of the 1; a die
-   the pips could not read it reads alone when sure, and a find without pips it calls a
-   moving or leaning die is refused; so is a find the detector scores too low to keep
-   that is smeared one way and that it is sure shows no face (a die blurred mid-tumble:
-   left out, the dice at rest would be answered as the whole roll).
+   their value, or of another that the top face alone reads as; a lone spot on a faint
+   find is no die unless it is sure of the 1; a die the pips could not read it reads
+   alone when sure, and a find without pips it calls a moving or leaning die is refused;
+   so is a find the detector scores too low to keep that is smeared one way and that it
+   is sure shows no face (a die blurred mid-tumble: left out, the dice at rest would be
+   answered as the whole roll).
 
 >>> import numpy as np, cv2
 >>> tray = np.full((240, 320, 3), (60, 110, 40), np.uint8)
@@ -664,8 +665,9 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
     from the top face alone (:func:`_read_as`); failing that, or when the classifier is
     less sure, a value it reads as another (:data:`NET_DOUBT`, :data:`OTHER_VALUE`) is
     put in doubt. A die the pips read in doubt is settled when the classifier is sure of
-    the same value (:data:`CONFIRM`); one still in doubt shows the classifier's value when
-    it is the likelier.
+    the same value (:data:`CONFIRM`), or sure of another (:data:`NET_SURE`) that the top
+    face alone reads as; one still in doubt shows the classifier's value when it is the
+    likelier.
     """
     faint = {id(d) for d in dice if d.value == 1 and not d.problem
              and d.found is not None and d.found.score < BARE_SURE
@@ -676,10 +678,17 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
     dice = [d for d in dice if id(d) not in faint]
     for die in dice:
         p = seen[id(die)]
-        if (die.problem == "ambiguous" and not die.detail and die.value
-                and float(p[die.value]) >= CONFIRM):
-            die.problem = ""  # the pips' doubt settled: the classifier is sure of their value
-            die.confidence = float(p[die.value])
+        if die.problem == "ambiguous" and not die.detail and die.value:
+            other = 1 + int(np.argmax(p[1:7]))
+            if float(p[die.value]) >= CONFIRM:
+                die.problem = ""  # the pips' doubt settled: the classifier is sure of them
+                die.confidence = float(p[die.value])
+            elif other != die.value and float(p[other]) >= NET_SURE:
+                face = _read_as(sc, die, other)  # sure of another: do the top's pips agree?
+                if face is not None:
+                    _take(die, face, float(p[other]))
+                    die.problem = ""
+                    continue
         if die.problem:  # unsure anyway: show the likelier value of the two opinions
             guess = 1 + int(np.argmax(p[1:7]))
             if float(p[guess]) >= GUESS:
@@ -694,9 +703,7 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
         if float(p[die.value]) < NET_DOUBT and best not in (_UNREADABLE, _NONE):
             face = _read_as(sc, die, best) if float(p[best]) >= NET_SURE else None
             if face is not None:  # the pips took in a side face's: they read as it does
-                die.value, die.fit = face.value, face.fit
-                die.offset, die.pips = face.offset, face.pips
-                die.confidence = min(face.confidence, float(p[best]))
+                _take(die, face, float(p[best]))
                 continue
             _doubt(die, best)
             if float(p[best]) >= GUESS:  # unsure now: show the likelier of the two values
@@ -812,6 +819,12 @@ def _read_as(sc: _Scene, die: _Die, value: int) -> _Die | None:
         return None
     face = _face_of(sc.pips, own[np.argsort(dist[own])], centre, a, die.dark)
     return face if face is not None and face.value == value else None
+
+
+def _take(die: _Die, face: _Die, sure: float) -> None:
+    """Read ``die`` as ``face`` (its top face read again), as sure as the classifier is."""
+    die.value, die.fit, die.offset, die.pips = face.value, face.fit, face.offset, face.pips
+    die.confidence = min(face.confidence, sure)
 
 
 def _doubt(die: _Die, seen: int) -> None:

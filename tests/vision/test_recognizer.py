@@ -14,7 +14,7 @@ from dicetray.vision.classifier import CLASSES
 from dicetray.vision.detector import THRESHOLD, Candidate
 from dicetray.vision.errors import FrameError
 from dicetray.vision.layouts import LAYOUTS
-from dicetray.vision.recognizer import _analyse, _read_as, _read_candidate, _windows
+from dicetray.vision.recognizer import _analyse, _read_as, _read_candidate, _weigh_read, _windows
 from dicetray.vision.render import render
 from dicetray.vision.scene import random_scene
 
@@ -428,6 +428,21 @@ class TestReadAs:
         sc, die = self.scene_and_die(img)
         face = _read_as(sc, die, 1)
         assert face is not None and face.value == 1
+
+    @pytest.mark.parametrize(("p", "settled"), [(0.85, True), (0.7, False)])
+    def test_a_face_in_doubt_is_read_again_as_the_value_the_classifier_is_sure_of(
+        self, p: float, settled: bool
+    ) -> None:
+        img = tray([(320, 240, 1, 64, 0)])
+        cv2.rectangle(img, (288, 272), (352, 300), (170, 170, 170), -1)  # the side face
+        cv2.circle(img, (300, 288), 6, BLACK, -1)  # ... and its pip
+        sc, die = self.scene_and_die(img)
+        die.value, die.problem = 2, "ambiguous"  # as if the side face's pip were taken in
+        probs = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1))
+        probs[1] = p
+        (out,) = _weigh_read(sc, [die], {id(die): probs})
+        assert out.value == 1  # shown either way, the likelier value
+        assert out.problem == ("" if settled else "ambiguous")
 
     @pytest.mark.parametrize("other", [1, 2])
     def test_pips_on_the_top_face_must_make_the_face_asked_for(self, other: int) -> None:
