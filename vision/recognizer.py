@@ -575,6 +575,10 @@ NO_DIE = 0.6
 #: cut) is dropped when "no die" is the classifier's likeliest answer, however unsure
 #: (smeared cables, labels; a moving die it calls unreadable).
 FAINT_NONE = 0.5
+#: Classifier probability of another value than the pips read from which the die is read
+#: again from its top face alone (the pips must then make that face by themselves). At
+#: 0.6 a die leaning on another, which hides it from the detector, is read as a flat 1.
+READ_AGAIN = 0.7
 #: Below this probability for the value the pips read, the classifier disagrees.
 NET_DOUBT = 0.2
 #: ... also when its likeliest answer is "no die" or "no readable face", if it gives
@@ -661,13 +665,13 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
     """The dice the pips read, weighed against the classifier (``seen``).
 
     A single pip on a faint find is a die only when the classifier is sure of the 1 (or
-    sees another face there). A value the classifier is sure is another is read again
-    from the top face alone (:func:`_read_as`); failing that, or when the classifier is
-    less sure, a value it reads as another (:data:`NET_DOUBT`, :data:`OTHER_VALUE`) is
-    put in doubt. A die the pips read in doubt is settled when the classifier is sure of
-    the same value (:data:`CONFIRM`), or sure of another (:data:`NET_SURE`) that the top
-    face alone reads as; one still in doubt shows the classifier's value when it is the
-    likelier.
+    sees another face there). A value the classifier is fairly sure is another
+    (:data:`READ_AGAIN`) is read again from the top face alone (:func:`_read_as`);
+    failing that, or when the classifier is less sure, a value it reads as another
+    (:data:`NET_DOUBT`, :data:`OTHER_VALUE`) is put in doubt. A die the pips read in
+    doubt is settled when the classifier is sure of the same value (:data:`CONFIRM`), or
+    when the top face alone reads as another it is fairly sure of; one still in doubt
+    shows the classifier's value when it is the likelier.
     """
     faint = {id(d) for d in dice if d.value == 1 and not d.problem
              and d.found is not None and d.found.score < BARE_SURE
@@ -683,7 +687,7 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
             if float(p[die.value]) >= CONFIRM:
                 die.problem = ""  # the pips' doubt settled: the classifier is sure of them
                 die.confidence = float(p[die.value])
-            elif other != die.value and float(p[other]) >= NET_SURE:
+            elif other != die.value and float(p[other]) >= READ_AGAIN:
                 face = _read_as(sc, die, other)  # sure of another: do the top's pips agree?
                 if face is not None:
                     _take(die, face, float(p[other]))
@@ -701,7 +705,7 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
         # else a die it calls unreadable or no die is left to the pips: on real photos an
         # angled view of a flat die can look like a leaning one
         if float(p[die.value]) < NET_DOUBT and best not in (_UNREADABLE, _NONE):
-            face = _read_as(sc, die, best) if float(p[best]) >= NET_SURE else None
+            face = _read_as(sc, die, best) if float(p[best]) >= READ_AGAIN else None
             if face is not None:  # the pips took in a side face's: they read as it does
                 _take(die, face, float(p[best]))
                 continue

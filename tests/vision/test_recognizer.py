@@ -429,15 +429,16 @@ class TestReadAs:
         face = _read_as(sc, die, 1)
         assert face is not None and face.value == 1
 
-    @pytest.mark.parametrize(("p", "settled"), [(0.85, True), (0.7, False)])
-    def test_a_face_in_doubt_is_read_again_as_the_value_the_classifier_is_sure_of(
-        self, p: float, settled: bool
+    @pytest.mark.parametrize("doubt", ["", "ambiguous"])
+    @pytest.mark.parametrize(("p", "settled"), [(0.75, True), (0.6, False)])
+    def test_a_face_is_read_again_as_the_value_the_classifier_is_fairly_sure_of(
+        self, doubt: str, p: float, settled: bool
     ) -> None:
         img = tray([(320, 240, 1, 64, 0)])
         cv2.rectangle(img, (288, 272), (352, 300), (170, 170, 170), -1)  # the side face
         cv2.circle(img, (300, 288), 6, BLACK, -1)  # ... and its pip
         sc, die = self.scene_and_die(img)
-        die.value, die.problem = 2, "ambiguous"  # as if the side face's pip were taken in
+        die.value, die.problem = 2, doubt  # as if the side face's pip were taken in
         probs = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1))
         probs[1] = p
         (out,) = _weigh_read(sc, [die], {id(die): probs})
