@@ -90,11 +90,14 @@ def channels(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r)
 
 
-def pip_maps(image: np.ndarray, kernel: int) -> PipMaps:
+def pip_maps(image: np.ndarray, kernel: int, every_channel: bool = False) -> PipMaps:
     """Contrast maps for dark and light blobs smaller than ``kernel`` pixels.
 
     Both channel extremes are used for both polarities: a yellow pip on a teal face is
     light only in the maximum channel, a blue pip on a white face dark only in the minimum.
+    With ``every_channel`` each colour channel is used as well: a red pip on a blue face
+    is about as bright as the face in the maximum and as dark in the minimum, but darker
+    in the blue channel.
     """
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel))
     hi, lo = channels(image)
@@ -104,10 +107,58 @@ def pip_maps(image: np.ndarray, kernel: int) -> PipMaps:
     light = cv2.max(
         cv2.morphologyEx(lo, cv2.MORPH_TOPHAT, k), cv2.morphologyEx(hi, cv2.MORPH_TOPHAT, k)
     )
+    if every_channel and image.ndim == 3:
+        for ch in cv2.split(image):
+            dark = cv2.max(dark, cv2.morphologyEx(ch, cv2.MORPH_BLACKHAT, k))
+            light = cv2.max(light, cv2.morphologyEx(ch, cv2.MORPH_TOPHAT, k))
     return PipMaps(dark, light, kernel)
 
 
-def _blobs(response: np.ndarray, dark: bool, min_area: int, reach: int) -> list[np.ndarray]:
+def _moments(response: np.ndarray, labels: np.ndarray, flat: np.ndarray,
+             n: int) -> tuple[np.ndarray, ...]:
+    """Per component 0..n-1 of ``labels`` (over the mask pixels ``flat``): peak, area,
+    centre, equivalent diameter, elongation and fill (area over its moment ellipse's)."""
+    lab_on = labels.ravel()[flat]
+    values = response.ravel()[flat]
+    peaks = np.zeros(n, np.float32)
+    # Per-blob maximum without ufunc.at: after a stable sort by value, the last write wins.
+    order = np.argsort(values, kind="stable")
+    peaks[lab_on[order]] = values[order]
+    ys, xs = np.divmod(flat, response.shape[1])
+    xs, ys = xs.astype(np.float64), ys.astype(np.float64)
+    m00 = np.maximum(np.bincount(lab_on, minlength=n).astype(np.float64), 1.0)
+    cx = np.bincount(lab_on, xs, minlength=n) / m00
+    cy = np.bincount(lab_on, ys, minlength=n) / m00
+    vxx = np.bincount(lab_on, xs**2, minlength=n) / m00 - cx**2 + 1 / 12
+    vyy = np.bincount(lab_on, ys**2, minlength=n) / m00 - cy**2 + 1 / 12
+    vxy = np.bincount(lab_on, xs * ys, minlength=n) / m00 - cx * cy
+    tr, det = vxx + vyy, vxx * vyy - vxy**2
+    disc = np.sqrt(np.maximum(tr**2 / 4 - det, 0))
+    l1, l2 = tr / 2 + disc, np.maximum(tr / 2 - disc, 1e-6)
+    major, minor = 4 * np.sqrt(l1), 4 * np.sqrt(l2)
+    d = np.sqrt(4 * m00 / np.pi)
+    fill = m00 / (np.pi / 4 * major * minor)
+    return peaks, m00, cx, cy, d, major / minor, fill
+
+
+def _pip_shaped(d: np.ndarray, elong: np.ndarray, fill: np.ndarray, kernel: int) -> np.ndarray:
+    """Which blobs are round and small enough for a pip (a ``kernel`` px hat transform)."""
+    return (elong <= 2.2) & (fill >= 0.6) & (fill <= 1.35) & (d <= 0.85 * kernel)
+
+
+#: Fractions of a blob's own peak at which a blob too large or too ragged for a pip is
+#: cut again, highest last: on a textured or marbled face (or on a die's outline) the
+#: pips' blobs run into the face's own small marks, which are fainter than the pips.
+SPLIT_FRACTIONS = (0.5, 0.65)
+#: Most elongation, least fill and least diameter (in hat kernels) of a blob cut out of a
+#: larger one for it to count as a pip.
+SPLIT_ELONG = 1.5
+SPLIT_FILL = 0.75
+SPLIT_D = 0.4
+
+
+def _blobs(response: np.ndarray, dark: bool, min_area: int, reach: int,
+           kernel: int | None = None) -> list[np.ndarray]:
     # each pixel is judged against the strongest response near it, so two pips (or a
     # pip and the face between pips) only merge when the gap between them is bright
     local = cv2.dilate(response, np.ones((reach, reach), np.uint8))
@@ -117,64 +168,59 @@ def _blobs(response: np.ndarray, dark: bool, min_area: int, reach: int) -> list[
         return []
     flat = np.flatnonzero(mask)
     lab_on = labels.ravel()[flat]
-    peaks = np.zeros(n, np.float32)
-    # Per-blob maximum without ufunc.at: after a stable sort by value, the last write wins.
-    order = np.argsort(response.ravel()[flat], kind="stable")
-    peaks[lab_on[order]] = response.ravel()[flat][order]
-    area = stats[:, cv2.CC_STAT_AREA]
+    peaks, area, cx, cy, d, elong, fill = _moments(response, labels, flat, n)
     w = stats[:, cv2.CC_STAT_WIDTH]
     h = stats[:, cv2.CC_STAT_HEIGHT]
     keep = (peaks >= MIN_PEAK) & (area >= min_area) & (np.maximum(w, h) <= 4 * np.minimum(w, h))
     keep[0] = False
-    ids = np.flatnonzero(keep)
-    if ids.size == 0:
+    cols = [cx[keep], cy[keep], d[keep], peaks[keep].astype(np.float64), elong[keep], fill[keep]]
+    if kernel is not None:
+        # a blob no pip could be (too large, ragged or long) is cut again nearer its peak
+        bad = (peaks >= MIN_PEAK) & (area >= min_area) & ~(
+            keep & _pip_shaped(d, elong, fill, kernel))
+        bad[0] = False
+        for fraction in SPLIT_FRACTIONS:
+            if not bad.any():
+                break
+            on = bad[lab_on] & (response.ravel()[flat] >= fraction * peaks[lab_on])
+            sub = np.zeros(mask.shape, np.uint8)
+            sub.ravel()[flat[on]] = 1
+            n, labels = cv2.connectedComponents(sub, connectivity=8)
+            if n <= 1:
+                break
+            flat = np.flatnonzero(sub)
+            lab_on = labels.ravel()[flat]
+            peaks, area, cx, cy, d, elong, fill = _moments(response, labels, flat, n)
+            # what is cut out of a larger blob is a pip only when clean and round: the
+            # pieces of a die's outline or of a marbled face are small, ragged or long
+            good = ((peaks >= MIN_PEAK) & (area >= min_area) & _pip_shaped(d, elong, fill, kernel)
+                    & (elong <= SPLIT_ELONG) & (fill >= SPLIT_FILL) & (d >= SPLIT_D * kernel))
+            good[0] = False
+            cols = [np.concatenate([col, arr[good]]) for col, arr in
+                    zip(cols, (cx, cy, d, peaks.astype(np.float64), elong, fill), strict=True)]
+            bad = (peaks >= MIN_PEAK) & (area >= min_area) & ~good
+            bad[0] = False
+    x, y, dd, pk, el, fi = cols
+    if x.size == 0:
         return []
-    # Second moments of every kept blob in one pass: centre, diameter, elongation, fill.
-    sel = np.zeros(n, bool)
-    sel[ids] = True
-    on = sel[lab_on]
-    ys, xs = np.divmod(flat[on], response.shape[1])
-    lb = lab_on[on]
-    m00 = np.bincount(lb, minlength=n).astype(np.float64)
-    mx = np.bincount(lb, xs, minlength=n)
-    my = np.bincount(lb, ys, minlength=n)
-    mxx = np.bincount(lb, xs.astype(np.float64) ** 2, minlength=n)
-    myy = np.bincount(lb, ys.astype(np.float64) ** 2, minlength=n)
-    mxy = np.bincount(lb, xs.astype(np.float64) * ys, minlength=n)
-    m00, mx, my, mxx, myy, mxy = (a[ids] for a in (m00, mx, my, mxx, myy, mxy))
-    cx, cy = mx / m00, my / m00
-    vxx = mxx / m00 - cx**2 + 1 / 12
-    vyy = myy / m00 - cy**2 + 1 / 12
-    vxy = mxy / m00 - cx * cy
-    tr, det = vxx + vyy, vxx * vyy - vxy**2
-    disc = np.sqrt(np.maximum(tr**2 / 4 - det, 0))
-    l1, l2 = tr / 2 + disc, np.maximum(tr / 2 - disc, 1e-6)
-    major, minor = 4 * np.sqrt(l1), 4 * np.sqrt(l2)
-    d = np.sqrt(4 * m00 / np.pi)
-    fill = m00 / (np.pi / 4 * major * minor)
-    elong = major / minor
-    return [
-        cx,
-        cy,
-        d,
-        peaks[ids].astype(np.float64),
-        np.full(ids.size, dark),
-        elong,
-        fill,
-    ]
+    return [x, y, dd, pk, np.full(x.size, dark), el, fi]
 
 
-def find_pips(image: np.ndarray, kernel: int, maps: PipMaps | None = None) -> Pips:
-    """Round, high-contrast blobs smaller than ``kernel`` px, dark and light ones."""
+def find_pips(image: np.ndarray, kernel: int, maps: PipMaps | None = None,
+              split: bool = False) -> Pips:
+    """Round, high-contrast blobs smaller than ``kernel`` px, dark and light ones; with
+    ``split``, also the clean round blobs cut out of a larger one nearer its peak
+    (:data:`SPLIT_FRACTIONS`)."""
     maps = maps or pip_maps(image, kernel)
     cols: list[list[np.ndarray]] = [[] for _ in range(7)]
     for dark in (True, False):
-        found = _blobs(maps.of(dark), dark, min_area=4, reach=max(3, kernel // 3))
+        found = _blobs(maps.of(dark), dark, min_area=4, reach=max(3, kernel // 3),
+                       kernel=kernel if split else None)
         for col, arr in zip(cols, found, strict=False):
             col.append(arr)
     if not cols[0]:
         return Pips.empty()
     x, y, d, peak, dark, elong, fill = (np.concatenate(c) for c in cols)
-    round_ = (elong <= 2.2) & (fill >= 0.6) & (fill <= 1.35) & (d <= 0.85 * kernel)
+    round_ = _pip_shaped(d, elong, fill, kernel)
     pips = Pips(x, y, d, peak, dark.astype(bool), elong, fill)
     return pips.take(round_)

@@ -15,8 +15,9 @@ Steps, all on a working copy scaled so pips are a few pixels wide:
    spot must be blank, so a missed pip or a speck of dust is caught, not counted;
 5. faces kept only on a die the detector found (a side face's pips, a speck or a
    shadow never become a die); a die found with no face read is read from the pips
-   nearest its centre (or, failing that, from any few of them), or refused when it
-   shows pips that fit no face;
+   nearest its centre (or, failing that, from any few of them, or from pips looked for
+   closer there: in every colour channel, and cut out of blobs run together with a
+   marbled face's marks), or refused when it shows pips that fit no face;
 6. refusals: a face cut by the frame edge (or a find centred on it), a die leaning or
    moving, a face far from square compared with the others (cocked die), blurred pips,
    the wrong number of dice;
@@ -28,7 +29,8 @@ Steps, all on a working copy scaled so pips are a few pixels wide:
    not settle it, refused; a face the pips read in doubt it settles when it is sure of
    their value, or of another that the top face alone reads as; a lone spot on a faint
    find is no die unless it is sure of the 1; a die the pips could not read it reads
-   alone when sure, and a find without pips it calls a moving or leaning die is refused;
+   alone when sure (a face read only by looking closer stands only where it reads
+   a value unsure), and a find without pips it calls a moving or leaning die is refused;
    so is a find the detector scores too low to keep that is smeared one way and that it
    is sure shows no face (a die blurred mid-tumble: left out, the dice at rest would be
    answered as the whole roll).
@@ -149,10 +151,13 @@ class _Scene:
         return self.dark_max if dark else self.light_max
 
 
-def _face_pips(work: np.ndarray, kernel: int) -> tuple[Pips, np.ndarray, Any]:
-    """Pip candidates whose surrounding ring is evenly face-coloured, and that colour."""
-    maps = pip_maps(work, kernel)
-    pips = find_pips(work, kernel, maps)
+def _face_pips(work: np.ndarray, kernel: int,
+               closer: bool = False) -> tuple[Pips, np.ndarray, Any]:
+    """Pip candidates whose surrounding ring is evenly face-coloured, and that colour;
+    ``closer``: looked for in every colour channel too, and cut out of larger blobs (see
+    :func:`dicetray.vision.pips.find_pips`)."""
+    maps = pip_maps(work, kernel, every_channel=closer)
+    pips = find_pips(work, kernel, maps, split=closer)
     if len(pips) == 0:
         return pips, np.zeros((0, 3), np.float32), maps
     radius = pips.d / 2 + np.maximum(1.5, 0.2 * pips.d)
@@ -160,7 +165,7 @@ def _face_pips(work: np.ndarray, kernel: int) -> tuple[Pips, np.ndarray, Any]:
     need = 0.3 * pips.peak[:, None]
     dark_ok = np.zeros(len(pips), bool)
     light_ok = np.zeros(len(pips), bool)
-    for ch in channels(work):
+    for ch in (*channels(work), *cv2.split(work)) if closer else channels(work):
         centre = _sample(ch, pips.x, pips.y).astype(np.float32)[:, None]
         ring = np.sort(_sample(ch, rx, ry).astype(np.float32), axis=1)
         # the third-worst ring sample, so a neighbouring pip does not veto a pip
@@ -300,6 +305,9 @@ class _Die:
     problem: str = ""
     detail: str = ""  # the reason's words, with {where}, when not the usual ones
     found: Candidate | None = None  # the detector's find this die is
+    # read only by looking closer (_look_closer): the placeholder it was before, and
+    # whether that was a bare find
+    fallback: tuple[_Die, bool] | None = None
 
 
 def _single_ok(sc: _Scene, i: int, a: float) -> tuple[bool, np.ndarray, np.ndarray]:
@@ -432,6 +440,13 @@ def _confirm(sc: _Scene, found: list[_Die], candidates: list[Candidate],
         if j in taken:
             continue
         die = _read_candidate(sc, cand)
+        if not die.value:
+            closer = _look_closer(sc, cand)
+            if closer is not None:
+                _attach(die, cand, frame)
+                is_bare = cand.kind == "flat" and not (die.pips and cand.score >= SURE_DIE)
+                closer.fallback = (die, is_bare)
+                die = closer
         _attach(die, cand, frame)
         if die.value:
             dice.append(die)
@@ -440,6 +455,36 @@ def _confirm(sc: _Scene, found: list[_Die], candidates: list[Candidate],
         else:
             bare.append(die)  # every face shows a pip, and a magnet or a button shows none
     return dice, unread, bare
+
+
+def _look_closer(sc: _Scene, cand: Candidate) -> _Die | None:
+    """A find whose face the pips could not read, read again from the pips found looking
+    closer at its top face (every colour channel, pips cut out of larger blobs: a red pip
+    on a blue face, pips run together with a marbled face's marks), or None. The pips it
+    reads from join the scene's."""
+    s = sc.scale
+    centre, a, _ = _on_find(sc, cand)
+    r = 0.75 * cand.size * s
+    h, w = sc.work.shape[:2]
+    x0, y0 = max(0, math.floor(centre[0] - r)), max(0, math.floor(centre[1] - r))
+    x1, y1 = min(w, math.ceil(centre[0] + r)), min(h, math.ceil(centre[1] + r))
+    if min(x1 - x0, y1 - y0) < 8:
+        return None
+    pips, face, _ = _face_pips(sc.work[y0:y1, x0:x1], _odd(2.2 * WORK_PIP), closer=True)
+    pips = pips.shifted(x0, y0)
+    old = sc.pips
+    new = np.array([not (np.hypot(old.x - x, old.y - y) < max(d / 2, 2.0))[old.dark == dk].any()
+                    for x, y, d, dk in zip(pips.x, pips.y, pips.d, pips.dark, strict=True)], bool)
+    new &= np.hypot(pips.x - centre[0], pips.y - centre[1]) <= 1.1 * HALF_EDGE * a
+    if not new.any():
+        return None
+    sc.pips = Pips.join([old, pips.take(new)])
+    sc.face = np.concatenate([sc.face, face[new]])
+    die = _read_candidate(sc, cand)
+    if not die.value:
+        sc.pips, sc.face = old, sc.face[:len(old)]
+        return None
+    return die
 
 
 def _attach(die: _Die, cand: Candidate, frame: tuple[float, float]) -> None:
@@ -537,6 +582,12 @@ def _subsets(pips: np.ndarray, dist: np.ndarray) -> list[np.ndarray]:
     return out[:SUBSET_TRIES]
 
 
+#: Least pip offset of a face read at a find, as a share of the offset its size implies
+#: (0.3 of the edge): some dice have large pips drawn in towards the middle, and a die's
+#: rounded edges make the find a little larger than its flat top.
+MIN_OFFSET = 0.5
+
+
 def _face_of(p: Pips, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool) -> _Die | None:
     """The face that pips ``idx`` make on a die centred at ``centre`` (pip offset ``a``)."""
     d = p.d[idx]
@@ -549,7 +600,7 @@ def _face_of(p: Pips, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool)
         return _Die(1, LayoutFit(1, np.array([p.x[i], p.y[i]]), np.eye(2) * a, 0.0), a, [i],
                     dark, 1.0)
     fit = fit_layout(np.stack([p.x[idx], p.y[idx]], axis=1))
-    if (fit is None or not 0.6 <= fit.offset / a <= 1.6
+    if (fit is None or not MIN_OFFSET <= fit.offset / a <= 1.6
             or math.hypot(*(fit.centre - centre)) > 0.6 * a):
         return None
     return _Die(fit.value, fit, fit.offset, idx.tolist(), dark, 1.0)
@@ -558,8 +609,10 @@ def _face_of(p: Pips, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool)
 #: Face classifier probability from which it reads a die the pips could not, or calls a
 #: find no readable die.
 NET_SURE = 0.8
-#: Classifier probability from which its value is shown for a die the pips read unsure.
+#: Classifier probability from which its value is shown for a die the pips read unsure ...
 GUESS = 0.5
+#: ... or how many times likelier than the pips' value it must find its own to show it.
+GUESS_RATIO = 2.0
 #: Below this probability (at first look) for the value the pips read, the classifier
 #: looks again at four quarter turns.
 AGREE = 0.5
@@ -621,6 +674,26 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
     if not every:
         return dice, [*unread, *moving]
     seen = _opinions(img, every)
+    # a face read only by looking closer stands only where the classifier reads a value
+    # but is unsure of it; elsewhere the find is weighed as before it was looked at again
+    kept = []
+    for die in dice:
+        p = seen[id(die)]
+        best = int(np.argmax(p))
+        if die.fallback is None:
+            kept.append(die)
+            continue
+        placeholder, is_bare = die.fallback
+        # one spot looked for closer on a find the detector is unsure of and that showed
+        # no pips at first: a speck or a screw, as often as a die showing 1
+        faint = (is_bare and die.value == 1 and die.found is not None
+                 and die.found.score < BARE_SURE)
+        if best not in (_UNREADABLE, _NONE) and float(p[best]) < NET_SURE and not faint:
+            kept.append(die)
+            continue
+        seen[id(placeholder)] = p
+        (bare if is_bare else unread).append(placeholder)
+    dice = kept
     # a thing on the table the detector took for a die, whatever its marks read as (the
     # classifier never saw a die cut by the frame: such a find stays, to be refused)
     frame = (float(img.shape[1]), float(img.shape[0]))
@@ -655,7 +728,8 @@ def _opinions(img: np.ndarray, every: list[_Die]) -> dict[int, np.ndarray]:
     # make the classifier echo the pips' misreadings)
     where = [(f.x, f.y, f.size) for f in finds if f is not None]
     probs = classify(img, where, turns=1)
-    again = [i for i, d in enumerate(every) if not d.value or probs[i, d.value] < AGREE]
+    again = [i for i, d in enumerate(every)
+             if not d.value or d.fallback is not None or probs[i, d.value] < AGREE]
     if again:
         probs[again] = classify(img, [where[i] for i in again], first=probs[again])
     return {id(d): p for d, p in zip(every, probs, strict=True)}
@@ -695,7 +769,7 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
                     continue
         if die.problem:  # unsure anyway: show the likelier value of the two opinions
             guess = 1 + int(np.argmax(p[1:7]))
-            if float(p[guess]) >= GUESS:
+            if _likelier(p, guess, die.value):
                 die.value = guess
             continue
         die.confidence = min(die.confidence, float(p[die.value]))
@@ -710,9 +784,23 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
                 _take(die, face, float(p[best]))
                 continue
             _doubt(die, best)
-            if float(p[best]) >= GUESS:  # unsure now: show the likelier of the two values
+            if _likelier(p, best, die.value):  # unsure now: show the likelier of the two values
                 die.value = best
     return dice
+
+
+def _likelier(p: np.ndarray, seen: int, read: int) -> bool:
+    """Whether to show the classifier's value ``seen`` (its probabilities ``p``) for a die in
+    doubt whose pips read ``read``: when it is fairly sure (:data:`GUESS`) or finds it
+    clearly likelier than the pips' value (:data:`GUESS_RATIO`).
+
+    >>> p = np.array([0.1, 0.0, 0.15, 0.4, 0.1, 0.1, 0.1, 0.05])
+    >>> _likelier(p, 3, 2), _likelier(p, 3, 4), _likelier(p, 3, 5)
+    (True, True, True)
+    >>> _likelier(np.array([0.1, 0.0, 0.25, 0.4, 0.1, 0.1, 0.0, 0.05]), 3, 2)
+    False
+    """
+    return float(p[seen]) >= GUESS or float(p[seen]) >= GUESS_RATIO * float(p[read])
 
 
 def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],

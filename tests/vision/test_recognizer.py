@@ -260,9 +260,9 @@ class TestSecondOpinion:
         assert roll.kind == "ambiguous" and "pips read 3 but it looks like a 5" in roll.reason
         assert roll.values == (5,)
 
-    @pytest.mark.parametrize(("other", "ok"), [(0.42, False), (0.2, True)])
+    @pytest.mark.parametrize(("other", "ok", "values"), [(0.42, False, (1,)), (0.2, True, (2,))])
     def test_a_face_the_classifier_half_takes_for_no_die_and_half_for_another_is_refused(
-        self, monkeypatch: pytest.MonkeyPatch, other: float, ok: bool
+        self, monkeypatch: pytest.MonkeyPatch, other: float, ok: bool, values: tuple[int, ...]
     ) -> None:
         def fake(frame: np.ndarray, where: list, turns: int = 4,
                  first: np.ndarray | None = None) -> np.ndarray:
@@ -273,14 +273,23 @@ class TestSecondOpinion:
 
         monkeypatch.setattr(recognizer, "classify", fake)
         roll = read(tray([(320, 240, 2, 64, 0)]))
-        assert roll.ok == ok and roll.values == (2,), roll
+        # refused, it shows the classifier's 1: far likelier than the 2 the pips read
+        assert roll.ok == ok and roll.values == values, roll
 
-    def test_an_unsure_classifier_leaves_the_pips_value(
-        self, monkeypatch: pytest.MonkeyPatch
+    @pytest.mark.parametrize(("pips_value", "values"), [(0.19, (3,)), (0.1, (5,))])
+    def test_an_unsure_classifier_leaves_the_pips_value_unless_it_finds_its_own_far_likelier(
+        self, monkeypatch: pytest.MonkeyPatch, pips_value: float, values: tuple[int, ...]
     ) -> None:
-        self.classifier_says(monkeypatch, 5, 0.4)
+        def fake(frame: np.ndarray, where: list, turns: int = 4,
+                 first: np.ndarray | None = None) -> np.ndarray:
+            probs = np.full((len(where), len(CLASSES)), (0.65 - pips_value) / 6)
+            probs[:, 5] = 0.35  # unsure of its 5 ...
+            probs[:, 3] = pips_value  # ... and the 3 the pips read this likely
+            return probs
+
+        monkeypatch.setattr(recognizer, "classify", fake)
         roll = read(tray([(320, 240, 3, 64, 0)]))
-        assert roll.kind == "ambiguous" and roll.values == (3,)
+        assert roll.kind == "ambiguous" and roll.values == values
 
     @pytest.mark.parametrize(("p", "values"), [(0.7, ()), (0.5, (3,))])
     def test_a_find_the_classifier_calls_no_die_is_dropped_whatever_its_pips_read(
