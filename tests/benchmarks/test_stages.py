@@ -1,12 +1,15 @@
-"""The stage timing script: one row per stage, a positive median for each frame size."""
+"""The stage timing script: one row per stage, a positive median for each frame size and
+network engine, the engines taking turns on each frame."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
 
 from benchmarks.stages import SIZES, main, median_ms
+from dicetray.vision.networks import ENGINE_VARIABLE, ENGINES
 
 
 def test_prints_a_row_per_stage_with_a_time_per_size(capsys: pytest.CaptureFixture[str]) -> None:
@@ -18,10 +21,19 @@ def test_prints_a_row_per_stage_with_a_time_per_size(capsys: pytest.CaptureFixtu
         "classifier, each die at 4 turns"]
     for row in rows:
         times = [float(t) for t in re.findall(r"\| (\d+\.\d) ", row + " ")]
-        assert len(times) == len(SIZES) and all(t > 0 for t in times)
+        assert len(times) == len(SIZES) * len(ENGINES) and all(t > 0 for t in times)
 
 
-def test_the_median_is_of_the_second_run() -> None:
-    calls: list[int] = []
-    assert median_ms([None, None], lambda i, f: calls.append(i)) >= 0  # type: ignore[list-item]
-    assert calls == [0, 0, 1, 1]
+def test_the_median_is_of_the_second_run_and_the_engines_take_turns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(ENGINE_VARIABLE, "opencv")
+    calls: list[tuple[int, str]] = []
+
+    def run(i: int, frame: object) -> None:
+        calls.append((i, os.environ[ENGINE_VARIABLE]))
+
+    medians = median_ms([None, None], run)  # type: ignore[list-item]
+    assert sorted(medians) == sorted(ENGINES) and all(ms >= 0 for ms in medians.values())
+    assert calls == [(i, e) for i in (0, 1) for e in ENGINES for _ in range(2)]
+    assert os.environ[ENGINE_VARIABLE] == "opencv"  # the engine chosen before, again

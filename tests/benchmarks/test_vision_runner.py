@@ -189,6 +189,27 @@ def test_speed_runs_with_the_threads_asked_and_restores_them() -> None:
     assert seen == [wanted, wanted] and cv2.getNumThreads() == before
 
 
+def test_the_opencv_engine_row_is_timed_only_and_reads_on_that_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import os
+
+    from benchmarks.vision import OPENCV_ENGINE, SPEED, methods, on_engine
+    from dicetray.vision.networks import ENGINE_VARIABLE
+
+    row = next(m for m in methods() if m.name == OPENCV_ENGINE)
+    assert row.only_on == SPEED and not row.told
+    monkeypatch.delenv(ENGINE_VARIABLE, raising=False)
+    engines: list[str | None] = []
+
+    def notes(frame: np.ndarray, dice: int | None) -> Reading:
+        engines.append(os.environ.get(ENGINE_VARIABLE))
+        return reading_of((), "unsure")
+
+    on_engine(notes, "opencv")(frame_saying(()), None)
+    assert engines == ["opencv"] and ENGINE_VARIABLE not in os.environ
+
+
 def test_a_told_method_gets_the_count_when_the_others_do_not() -> None:
     told: dict[str, list[int | None]] = {"plain": [], "told": []}
 
