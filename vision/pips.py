@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["PipMaps", "Pips", "channels", "find_pips", "pip_maps"]
+__all__ = ["PipMaps", "Pips", "channels", "chroma", "find_pips", "hat_maps", "pip_maps"]
 
 #: A blob counts as a pip candidate when its contrast against its face reaches this.
 MIN_PEAK = 38.0
@@ -88,6 +88,30 @@ def channels(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return image, image
     b, g, r = cv2.split(image)
     return cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r)
+
+
+#: How far the opponent channels' spread about neutral grey is stretched (JPEG keeps
+#: little of a photo's colour contrast).
+CHROMA_GAIN = 3.0
+
+
+def chroma(image: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The red-green and blue-yellow opponent channels (CIELAB a and b), their spread
+    about neutral grey stretched by :data:`CHROMA_GAIN`: a pip that differs from its
+    face in hue more than in brightness (red on grey or blue) stands out in them."""
+    if image.ndim != 3 or CHROMA_GAIN <= 0:
+        return ()
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    # saturating at 0 and 255 (a strong blue or green lies below grey by more than half)
+    return tuple(cv2.addWeighted(lab[:, :, i], CHROMA_GAIN, lab[:, :, i], 0.0,
+                                 -128.0 * (CHROMA_GAIN - 1)) for i in (1, 2))
+
+
+def hat_maps(channel: np.ndarray, kernel: int) -> PipMaps:
+    """Contrast maps for dark and light blobs smaller than ``kernel`` px in one channel."""
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel))
+    return PipMaps(cv2.morphologyEx(channel, cv2.MORPH_BLACKHAT, k),
+                   cv2.morphologyEx(channel, cv2.MORPH_TOPHAT, k), kernel)
 
 
 def pip_maps(image: np.ndarray, kernel: int, every_channel: bool = False) -> PipMaps:

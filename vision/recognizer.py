@@ -30,7 +30,8 @@ Steps, all on a working copy scaled so pips are a few pixels wide:
    their value, or of another that the top face alone reads as; a lone spot on a faint
    find is no die unless it is sure of the 1; a die the pips could not read it reads
    alone when sure (a face read only by looking closer stands only where it reads
-   a value unsure), and a find without pips it calls a moving or leaning die is refused;
+   a value unsure, or calls it unreadable unsurely: then in doubt), and a find without
+   pips it calls a moving or leaning die is refused;
    so is a find the detector scores too low to keep that is smeared one way and that it
    is sure shows no face (a die blurred mid-tumble: left out, the dice at rest would be
    answered as the whole roll).
@@ -61,7 +62,7 @@ from dicetray.vision.detector import THRESHOLD, Candidate, find_dice, median_siz
 from dicetray.vision.errors import FrameError
 from dicetray.vision.faces import fit_or_split, groups, linkable
 from dicetray.vision.layouts import LayoutFit, fit_layout, value_of_spots
-from dicetray.vision.pips import Pips, channels, find_pips, pip_maps
+from dicetray.vision.pips import Pips, channels, chroma, find_pips, hat_maps, pip_maps
 from dicetray.vision.reading import DieReading, Reading
 from dicetray.vision.resize import resize
 
@@ -151,13 +152,23 @@ class _Scene:
         return self.dark_max if dark else self.light_max
 
 
-def _face_pips(work: np.ndarray, kernel: int,
-               closer: bool = False) -> tuple[Pips, np.ndarray, Any]:
+def _face_pips(work: np.ndarray, kernel: int, closer: bool = False,
+               hue: bool = False) -> tuple[Pips, np.ndarray, Any]:
     """Pip candidates whose surrounding ring is evenly face-coloured, and that colour;
     ``closer``: looked for in every colour channel too, and cut out of larger blobs (see
-    :func:`dicetray.vision.pips.find_pips`)."""
+    :func:`dicetray.vision.pips.find_pips`); ``hue``: and in each opponent channel alone
+    (:func:`dicetray.vision.pips.chroma`: a red pip on a grey or blue face)."""
     maps = pip_maps(work, kernel, every_channel=closer)
     pips = find_pips(work, kernel, maps, split=closer)
+    if hue:
+        # each opponent channel on its own: maxed into the maps above, a face's light
+        # swirl runs a pip's blob into the next one's
+        for ch in chroma(work):
+            more = find_pips(work, kernel, hat_maps(ch, kernel), split=True)
+            fresh = np.array([not (np.hypot(pips.x - x, pips.y - y) < max(d / 2, 2.0))[
+                pips.dark == dk].any() for x, y, d, dk in zip(more.x, more.y, more.d, more.dark,
+                                                               strict=True)], bool)
+            pips = Pips.join([pips, more.take(fresh)]) if fresh.size else pips
     if len(pips) == 0:
         return pips, np.zeros((0, 3), np.float32), maps
     radius = pips.d / 2 + np.maximum(1.5, 0.2 * pips.d)
@@ -165,7 +176,8 @@ def _face_pips(work: np.ndarray, kernel: int,
     need = 0.3 * pips.peak[:, None]
     dark_ok = np.zeros(len(pips), bool)
     light_ok = np.zeros(len(pips), bool)
-    for ch in (*channels(work), *cv2.split(work)) if closer else channels(work):
+    for ch in ((*channels(work), *cv2.split(work), *(chroma(work) if hue else ())) if closer
+               else channels(work)):
         centre = _sample(ch, pips.x, pips.y).astype(np.float32)[:, None]
         ring = np.sort(_sample(ch, rx, ry).astype(np.float32), axis=1)
         # the third-worst ring sample, so a neighbouring pip does not veto a pip
@@ -460,8 +472,9 @@ def _confirm(sc: _Scene, found: list[_Die], candidates: list[Candidate],
 def _look_closer(sc: _Scene, cand: Candidate) -> _Die | None:
     """A find whose face the pips could not read, read again from the pips found looking
     closer at its top face (every colour channel, pips cut out of larger blobs: a red pip
-    on a blue face, pips run together with a marbled face's marks), or None. The pips it
-    reads from join the scene's."""
+    on a blue face, pips run together with a marbled face's marks; on a find the detector
+    is sure of, the opponent channels too: red pips joined by a face's light swirl), or
+    None. The pips it reads from join the scene's."""
     s = sc.scale
     centre, a, _ = _on_find(sc, cand)
     r = 0.75 * cand.size * s
@@ -470,7 +483,8 @@ def _look_closer(sc: _Scene, cand: Candidate) -> _Die | None:
     x1, y1 = min(w, math.ceil(centre[0] + r)), min(h, math.ceil(centre[1] + r))
     if min(x1 - x0, y1 - y0) < 8:
         return None
-    pips, face, _ = _face_pips(sc.work[y0:y1, x0:x1], _odd(2.2 * WORK_PIP), closer=True)
+    pips, face, _ = _face_pips(sc.work[y0:y1, x0:x1], _odd(2.2 * WORK_PIP), closer=True,
+                               hue=cand.score >= SURE_DIE)
     pips = pips.shifted(x0, y0)
     old = sc.pips
     new = np.array([not (np.hypot(old.x - x, old.y - y) < max(d / 2, 2.0))[old.dark == dk].any()
@@ -675,7 +689,8 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
         return dice, [*unread, *moving]
     seen = _opinions(img, every)
     # a face read only by looking closer stands only where the classifier reads a value
-    # but is unsure of it; elsewhere the find is weighed as before it was looked at again
+    # but is unsure of it, or is unsure the die shows no readable face (then in doubt);
+    # elsewhere the find is weighed as before it was looked at again
     kept = []
     for die in dice:
         p = seen[id(die)]
@@ -689,6 +704,14 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
         faint = (is_bare and die.value == 1 and die.found is not None
                  and die.found.score < BARE_SURE)
         if best not in (_UNREADABLE, _NONE) and float(p[best]) < NET_SURE and not faint:
+            kept.append(die)
+            continue
+        # on a find the detector is sure of that the classifier, unsurely, calls a die with
+        # no readable face, the face the pips read closer is shown, in doubt (left to the
+        # classifier, such a find is dropped as a key or a clip)
+        if (best == _UNREADABLE and float(p[best]) < BARE_UNREADABLE
+                and die.found is not None and die.found.score >= BARE_SURE):
+            die.problem = die.problem or "ambiguous"
             kept.append(die)
             continue
         seen[id(placeholder)] = p

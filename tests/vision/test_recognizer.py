@@ -247,6 +247,28 @@ class TestSecondOpinion:
         roll = read(img)
         assert roll.kind == kind and roll.values == (), roll
 
+    @pytest.mark.parametrize(("score", "values"), [(0.7, (4,)), (0.4, ())])
+    def test_red_pips_joined_by_a_light_swirl_are_read_closer_on_a_find_the_detector_is_sure_of(
+        self, monkeypatch: pytest.MonkeyPatch, score: float, values: tuple[int, ...]
+    ) -> None:
+        # red pips on a dark grey face, a light swirl running from pip to pip: in the
+        # colour channels and their extremes the swirl joins the pips into one blob too
+        # large for a pip; the red-green channel alone shows them apart
+        img = tray([], bg=(200, 200, 200))
+        draw_die(img, (320, 240), 4, 40.0, 0.0, (70, 70, 70), RED)
+        for a, b in [((309, 229), (331, 229)), ((331, 229), (331, 251)), ((309, 251), (309, 229))]:
+            cv2.line(img, a, b, (200, 200, 200), 2, cv2.LINE_AA)
+        for x in (309, 331):
+            for y in (229, 251):
+                cv2.circle(img, (x, y), 4, RED, -1, cv2.LINE_AA)
+        monkeypatch.setattr(recognizer, "find_dice",
+                            lambda img, *_: [Candidate(320.0, 240.0, 40.0, score, "flat")])
+        # the classifier, unsure, sees no readable face: the face the pips read closer is
+        # shown in doubt (on a faint find no hue is looked at, and the find is dropped)
+        self.classifier_says(monkeypatch, CLASSES.index("unreadable"), 0.6)
+        roll = read(img)
+        assert roll.status == "unsure" and roll.values == values, roll
+
     def test_agreeing_opinions_read_ok(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.classifier_says(monkeypatch, 3, 0.9)
         roll = read(tray([(320, 240, 3, 64, 0)]))
