@@ -81,6 +81,20 @@ class Pips:
         """The candidates at ``index`` (bool mask or integer indices)."""
         return Pips(*(getattr(self, f)[index] for f in self.__dataclass_fields__))
 
+    def apart_from(self, other: Pips) -> np.ndarray:
+        """Which of these candidates lie clear of every one of ``other`` of the same
+        polarity (no nearer than half their own diameter, and 2 px): pips found anew.
+
+        >>> one = np.ones(2)
+        >>> new = Pips(np.array([1.0, 9.0]), 0 * one, 4 * one, 50 * one, one > 0, one, one)
+        >>> new.apart_from(new.take(np.array([0]))).tolist()
+        [False, True]
+        """
+        dist = np.hypot(self.x[:, None] - other.x[None, :], self.y[:, None] - other.y[None, :])
+        near = (dist < np.maximum(self.d / 2, 2.0)[:, None]) & (
+            self.dark[:, None] == other.dark[None, :])
+        return ~near.any(axis=1)
+
 
 def channels(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The per-pixel maximum and minimum over the colour channels."""
@@ -99,7 +113,7 @@ def chroma(image: np.ndarray) -> tuple[np.ndarray, ...]:
     """The red-green and blue-yellow opponent channels (CIELAB a and b), their spread
     about neutral grey stretched by :data:`CHROMA_GAIN`: a pip that differs from its
     face in hue more than in brightness (red on grey or blue) stands out in them."""
-    if image.ndim != 3 or CHROMA_GAIN <= 0:
+    if image.ndim != 3:
         return ()
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
     # saturating at 0 and 255 (a strong blue or green lies below grey by more than half)
@@ -123,18 +137,13 @@ def pip_maps(image: np.ndarray, kernel: int, every_channel: bool = False) -> Pip
     is about as bright as the face in the maximum and as dark in the minimum, but darker
     in the blue channel.
     """
-    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel))
-    hi, lo = channels(image)
-    dark = cv2.max(
-        cv2.morphologyEx(hi, cv2.MORPH_BLACKHAT, k), cv2.morphologyEx(lo, cv2.MORPH_BLACKHAT, k)
-    )
-    light = cv2.max(
-        cv2.morphologyEx(lo, cv2.MORPH_TOPHAT, k), cv2.morphologyEx(hi, cv2.MORPH_TOPHAT, k)
-    )
+    planes = channels(image)
     if every_channel and image.ndim == 3:
-        for ch in cv2.split(image):
-            dark = cv2.max(dark, cv2.morphologyEx(ch, cv2.MORPH_BLACKHAT, k))
-            light = cv2.max(light, cv2.morphologyEx(ch, cv2.MORPH_TOPHAT, k))
+        planes += tuple(cv2.split(image))
+    maps = [hat_maps(plane, kernel) for plane in planes]
+    dark, light = maps[0].dark, maps[0].light
+    for more in maps[1:]:
+        dark, light = cv2.max(dark, more.dark), cv2.max(light, more.light)
     return PipMaps(dark, light, kernel)
 
 

@@ -160,15 +160,12 @@ def _face_pips(work: np.ndarray, kernel: int, closer: bool = False,
     (:func:`dicetray.vision.pips.chroma`: a red pip on a grey or blue face)."""
     maps = pip_maps(work, kernel, every_channel=closer)
     pips = find_pips(work, kernel, maps, split=closer)
-    if hue:
+    hues = chroma(work) if hue else ()
+    for ch in hues:
         # each opponent channel on its own: maxed into the maps above, a face's light
         # swirl runs a pip's blob into the next one's
-        for ch in chroma(work):
-            more = find_pips(work, kernel, hat_maps(ch, kernel), split=True)
-            fresh = np.array([not (np.hypot(pips.x - x, pips.y - y) < max(d / 2, 2.0))[
-                pips.dark == dk].any() for x, y, d, dk in zip(more.x, more.y, more.d, more.dark,
-                                                               strict=True)], bool)
-            pips = Pips.join([pips, more.take(fresh)]) if fresh.size else pips
+        more = find_pips(work, kernel, hat_maps(ch, kernel), split=True)
+        pips = Pips.join([pips, more.take(more.apart_from(pips))])
     if len(pips) == 0:
         return pips, np.zeros((0, 3), np.float32), maps
     radius = pips.d / 2 + np.maximum(1.5, 0.2 * pips.d)
@@ -176,8 +173,7 @@ def _face_pips(work: np.ndarray, kernel: int, closer: bool = False,
     need = 0.3 * pips.peak[:, None]
     dark_ok = np.zeros(len(pips), bool)
     light_ok = np.zeros(len(pips), bool)
-    for ch in ((*channels(work), *cv2.split(work), *(chroma(work) if hue else ())) if closer
-               else channels(work)):
+    for ch in (*channels(work), *cv2.split(work), *hues) if closer else channels(work):
         centre = _sample(ch, pips.x, pips.y).astype(np.float32)[:, None]
         ring = np.sort(_sample(ch, rx, ry).astype(np.float32), axis=1)
         # the third-worst ring sample, so a neighbouring pip does not veto a pip
@@ -487,9 +483,8 @@ def _look_closer(sc: _Scene, cand: Candidate) -> _Die | None:
                                hue=cand.score >= SURE_DIE)
     pips = pips.shifted(x0, y0)
     old = sc.pips
-    new = np.array([not (np.hypot(old.x - x, old.y - y) < max(d / 2, 2.0))[old.dark == dk].any()
-                    for x, y, d, dk in zip(pips.x, pips.y, pips.d, pips.dark, strict=True)], bool)
-    new &= np.hypot(pips.x - centre[0], pips.y - centre[1]) <= 1.1 * HALF_EDGE * a
+    near = np.hypot(pips.x - centre[0], pips.y - centre[1]) <= 1.1 * HALF_EDGE * a
+    new = pips.apart_from(old) & near
     if not new.any():
         return None
     sc.pips = Pips.join([old, pips.take(new)])
@@ -779,24 +774,23 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
     dice = [d for d in dice if id(d) not in faint]
     for die in dice:
         p = seen[id(die)]
+        value = 1 + int(np.argmax(p[1:7]))  # the value it finds likeliest
         if die.problem == "ambiguous" and not die.detail and die.value:
-            other = 1 + int(np.argmax(p[1:7]))
             if float(p[die.value]) >= CONFIRM:
                 die.problem = ""  # the pips' doubt settled: the classifier is sure of them
                 die.confidence = float(p[die.value])
-            elif other != die.value and float(p[other]) >= READ_AGAIN:
-                face = _read_as(sc, die, other)  # sure of another: do the top's pips agree?
+            elif value != die.value and float(p[value]) >= READ_AGAIN:
+                face = _read_as(sc, die, value)  # sure of another: do the top's pips agree?
                 if face is not None:
-                    _take(die, face, float(p[other]))
+                    _take(die, face, float(p[value]))
                     die.problem = ""
                     continue
         if die.problem:  # unsure anyway: show the likelier value of the two opinions
-            guess = 1 + int(np.argmax(p[1:7]))
-            if _likelier(p, guess, die.value):
-                die.value = guess
+            if _likelier(p, value, die.value):
+                die.value = value
             continue
         die.confidence = min(die.confidence, float(p[die.value]))
-        best, value = int(np.argmax(p)), 1 + int(np.argmax(p[1:7]))
+        best = int(np.argmax(p))
         if best in (_UNREADABLE, _NONE) and float(p[value]) >= OTHER_VALUE:
             best = value
         # else a die it calls unreadable or no die is left to the pips: on real photos an
