@@ -12,7 +12,6 @@ engines interleaved frame by frame.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -26,9 +25,10 @@ if str(ROOT) not in sys.path:
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from benchmarks.vision import engine_chosen  # noqa: E402
 from dicetray.vision.classifier import TURNS, classify  # noqa: E402
 from dicetray.vision.detector import detect  # noqa: E402
-from dicetray.vision.networks import ENGINE_VARIABLE, ENGINES  # noqa: E402
+from dicetray.vision.networks import ENGINES  # noqa: E402
 from dicetray.vision.recognizer import read  # noqa: E402
 from dicetray.vision.render import render_dataset  # noqa: E402
 
@@ -40,20 +40,13 @@ def median_ms(frames: list[np.ndarray],
     """Per engine, the median over ``frames`` of the second of two runs of
     ``run(index, frame)``; the engines take turns on each frame."""
     times: dict[str, list[float]] = {engine: [] for engine in ENGINES}
-    before = os.environ.get(ENGINE_VARIABLE)
-    try:
-        for i, frame in enumerate(frames):
-            for engine in ENGINES:
-                os.environ[ENGINE_VARIABLE] = engine
+    for i, frame in enumerate(frames):
+        for engine in ENGINES:
+            with engine_chosen(engine):
                 run(i, frame)
                 start = time.perf_counter()
                 run(i, frame)
                 times[engine].append((time.perf_counter() - start) * 1000)
-    finally:
-        if before is None:
-            os.environ.pop(ENGINE_VARIABLE, None)
-        else:
-            os.environ[ENGINE_VARIABLE] = before
     return {engine: statistics.median(ms) for engine, ms in times.items()}
 
 

@@ -15,6 +15,7 @@ kept), then a speed section at 640x480 and 1280x960 and a Raspberry Pi 4 estimat
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import os
 import platform
@@ -123,20 +124,29 @@ def methods(include_recognizer: bool = True, told_row: bool = True) -> list[Meth
     return found
 
 
-def on_engine(read: ReadFn, engine: str) -> ReadFn:
-    """``read`` with the networks on ``engine`` (see dicetray.vision.networks)."""
+@contextlib.contextmanager
+def engine_chosen(engine: str) -> Iterator[None]:
+    """The recognizer's networks on ``engine`` inside the block (see
+    dicetray.vision.networks), the choice made before restored after it."""
     from dicetray.vision.networks import ENGINE_VARIABLE
 
+    before = os.environ.get(ENGINE_VARIABLE)
+    os.environ[ENGINE_VARIABLE] = engine
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[ENGINE_VARIABLE]
+        else:
+            os.environ[ENGINE_VARIABLE] = before
+
+
+def on_engine(read: ReadFn, engine: str) -> ReadFn:
+    """``read`` with the networks on ``engine``."""
+
     def run(frame: np.ndarray, dice: int | None) -> Reading:
-        before = os.environ.get(ENGINE_VARIABLE)
-        os.environ[ENGINE_VARIABLE] = engine
-        try:
+        with engine_chosen(engine):
             return read(frame, dice)
-        finally:
-            if before is None:
-                del os.environ[ENGINE_VARIABLE]
-            else:
-                os.environ[ENGINE_VARIABLE] = before
 
     return run
 
