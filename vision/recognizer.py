@@ -452,17 +452,22 @@ def _confirm(sc: _Scene, found: list[_Die], candidates: list[Candidate],
             closer = _look_closer(sc, cand)
             if closer is not None:
                 _attach(die, cand, frame)
-                is_bare = cand.kind == "flat" and not (die.pips and cand.score >= SURE_DIE)
-                closer.fallback = (die, is_bare)
+                closer.fallback = (die, _bare(die, cand))
                 die = closer
         _attach(die, cand, frame)
         if die.value:
             dice.append(die)
-        elif cand.kind != "flat" or (die.pips and cand.score >= SURE_DIE):
-            unread.append(die)  # a die seen but not read
-        else:
+        elif _bare(die, cand):
             bare.append(die)  # every face shows a pip, and a magnet or a button shows none
+        else:
+            unread.append(die)  # a die seen but not read
     return dice, unread, bare
+
+
+def _bare(die: _Die, cand: Candidate) -> bool:
+    """Whether an unread find is bare: flat, with no pips seen on it (or only faintly
+    found), rather than a die seen but not read."""
+    return cand.kind == "flat" and not (die.pips and cand.score >= SURE_DIE)
 
 
 def _look_closer(sc: _Scene, cand: Candidate) -> _Die | None:
