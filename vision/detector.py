@@ -18,6 +18,7 @@ frame wide is found as well as one a tenth wide.
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,7 +103,7 @@ def median_size(candidates: list[Candidate]) -> float | None:
     20.0
     """
     flat = [c.size for c in candidates if c.kind == "flat" and c.score >= THRESHOLD]
-    return float(np.median(flat)) if flat else None
+    return statistics.median(flat) if flat else None
 
 
 def side_for(die_size: float, long_side: int) -> int:

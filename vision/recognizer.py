@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import statistics
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -57,7 +58,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from dicetray.vision.classifier import CLASSES, classify
+from dicetray.vision.classifier import CLASSES, classify, classify_soon
 from dicetray.vision.detector import THRESHOLD, Candidate, find_dice, median_size
 from dicetray.vision.errors import FrameError
 from dicetray.vision.faces import fit_or_split, groups, linkable
@@ -115,6 +116,17 @@ def _check_size(img: np.ndarray, calibration: Any) -> None:
     if size is not None and tuple(size) != (w, h):
         raise FrameError(f"the frame is {w}x{h} but the calibration is for {size[0]}x{size[1]} "
                          "frames (calibrate the camera at the size it captures)")
+
+
+def _median(values: Any) -> float:
+    """The median of a few numbers (an array or a list; NaN for none), without NumPy's
+    overhead, which is most of the time for the handful a die has.
+
+    >>> _median(np.array([3.0, 1.0, 2.0, 10.0])), _median([])
+    (2.5, nan)
+    """
+    values = values.tolist() if isinstance(values, np.ndarray) else values
+    return statistics.median(values) if len(values) else math.nan
 
 
 def _odd(v: float) -> int:
@@ -180,7 +192,8 @@ def _face_pips(work: np.ndarray, kernel: int, closer: bool = False,
         dark_ok |= ring[:, 2] >= centre[:, 0] + need[:, 0]
         light_ok |= ring[:, -3] <= centre[:, 0] - need[:, 0]
     ok = np.where(pips.dark, dark_ok, light_ok)
-    face = np.median(_sample(work, rx, ry).astype(np.float32), axis=1)
+    ring = np.sort(_sample(work, rx, ry).astype(np.float32), axis=1)
+    face = (ring[:, ring.shape[1] // 2 - 1] + ring[:, ring.shape[1] // 2]) / 2  # the median
     return pips.take(ok), face[ok], maps
 
 
@@ -230,7 +243,7 @@ def _scene(img: np.ndarray, s: float, windows: list[Window] | None = None) -> _S
         parts.append((x0, y0, pips, face, maps))
     pips = Pips.join([p.shifted(x0, y0) for x0, y0, p, _, _ in parts])
     face = np.concatenate([f for *_, f, _ in parts]) if parts else np.zeros((0, 3), np.float32)
-    dmed = float(np.median(pips.d)) if len(pips) else WORK_PIP
+    dmed = _median(pips.d) if len(pips) else WORK_PIP
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_odd(0.7 * dmed),) * 2)
     box = (_odd(1.6 * dmed),) * 2
     dark_max = np.zeros(size, np.uint8)
@@ -243,7 +256,7 @@ def _scene(img: np.ndarray, s: float, windows: list[Window] | None = None) -> _S
         gray = cv2.cvtColor(work[win], cv2.COLOR_BGR2GRAY)
         gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
         gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-        tensor[win] = cv2.merge([cv2.boxFilter(g, -1, box) for g in (gx * gx, gy * gy, gx * gy)])
+        tensor[win] = cv2.boxFilter(cv2.merge([gx * gx, gy * gy, gx * gy]), -1, box)
     return _Scene(work=work, scale=s, pips=pips, face=face, dark_max=dark_max,
                   light_max=light_max, tensor=tensor)
 
@@ -251,7 +264,7 @@ def _scene(img: np.ndarray, s: float, windows: list[Window] | None = None) -> _S
 def _pip_size(sc: _Scene, found: list[_Die]) -> float | None:
     """The median pip diameter over dice read from two or more pips, or None."""
     d = [sc.pips.d[die.pips] for die in found if len(die.pips) >= 2]
-    return float(np.median(np.concatenate(d))) if d else None
+    return _median(np.concatenate(d)) if d else None
 
 
 def _analyse(img: np.ndarray, die_size: float | None,
@@ -348,12 +361,12 @@ def _without_side_faces(p: Pips, found: list[_Die]) -> list[_Die]:
     """
     keep = []
     for die in found:
-        own = float(np.median(p.elong[die.pips]))
+        own = _median(p.elong[die.pips])
         reach = 1.3 * 2 * HALF_EDGE * die.offset
         dist = np.hypot(p.x - die.fit.centre[0], p.y - die.fit.centre[1])
         near = (dist <= reach) & (p.dark == die.dark)
         near[die.pips] = False
-        if near.any() and float(np.median(p.elong[near])) <= own - 0.3:
+        if near.any() and _median(p.elong[near]) <= own - 0.3:
             continue
         keep.append(die)
     return keep
@@ -371,11 +384,11 @@ def _dice(sc: _Scene) -> list[_Die]:
         d = p.d[idx]
         if d.max() > 1.7 * d.min():
             return False
-        ratio = fit.offset / float(np.median(d))
+        ratio = fit.offset / _median(d)
         return 0.75 <= ratio <= 3.6 and fit.skew <= 2.2
 
     def side(face: list[int], other: list[int]) -> bool:
-        return float(np.median(p.elong[other])) >= float(np.median(p.elong[face])) + 0.2
+        return _median(p.elong[other]) >= _median(p.elong[face]) + 0.2
 
     for members in _links(sc):
         if len(members) == 1:
@@ -394,9 +407,9 @@ def _dice(sc: _Scene) -> list[_Die]:
             idx = [members[k] for k in local]
             found.append(_Die(fit.value, fit, fit.offset, idx, bool(p.dark[idx[0]]), 1.0))
     # the spacing of the dice found tells how far from a lone pip its face reaches
-    ratios = [die.offset / float(np.median(p.d[die.pips])) for die in found]
-    a_per_d = float(np.median(ratios)) if ratios else 1.9
-    ref_d = float(np.median(np.concatenate([p.d[die.pips] for die in found]))) if found else None
+    ratios = [die.offset / _median(p.d[die.pips]) for die in found]
+    a_per_d = _median(ratios) if ratios else 1.9
+    ref_d = _median(np.concatenate([p.d[die.pips] for die in found])) if found else None
     found = _without_side_faces(p, found)
     for i in singles:
         if p.elong[i] > 1.8 or (ref_d is not None and p.d[i] < 0.8 * ref_d):
@@ -605,7 +618,7 @@ MIN_OFFSET = 0.5
 def _face_of(p: Pips, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool) -> _Die | None:
     """The face that pips ``idx`` make on a die centred at ``centre`` (pip offset ``a``)."""
     d = p.d[idx]
-    if d.max() > 1.7 * d.min() or not (0.25 * a <= float(np.median(d)) <= 1.3 * a):
+    if d.max() > 1.7 * d.min() or not (0.25 * a <= _median(d) <= 1.3 * a):
         return None
     if len(idx) == 1:
         i = int(idx[0])
@@ -674,20 +687,23 @@ _UNREADABLE, _NONE = CLASSES.index("unreadable"), CLASSES.index("none")
 
 
 def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[_Die],
-                    bare: list[_Die], faint: list[Candidate]) -> tuple[list[_Die], list[_Die]]:
+                    bare: list[_Die], faint: list[Candidate],
+                    early: dict[Candidate, np.ndarray]) -> tuple[list[_Die], list[_Die]]:
     """Ask the face classifier about every die found (see :mod:`dicetray.vision.classifier`),
     drop the finds it says are no die (:data:`NO_DIE`), and weigh its answer against the
     pips' (:func:`_weigh_read`, :func:`_weigh_unread`); a find the frame cuts on which it
     reads no face is kept unread, to refuse the roll without a value (:data:`CUT_NONE`);
     a ``faint`` find (under the detector's threshold) it sees as a die smeared by motion
     is a moving die (:func:`_moving`), and so is a die the pips read on a smeared find it
-    likeliest calls unreadable (:data:`MOVING_READ`). Returns (dice, unread)."""
+    likeliest calls unreadable (:data:`MOVING_READ`). ``early`` holds the classifier's
+    answers, read once, on the finds it was asked about before the pips were read.
+    Returns (dice, unread)."""
     finds = [d.found for d in (*dice, *unread, *bare) if d.found is not None]
     moving = [_unread(sc, c, "blur", MOVING) for c in _moving(img, faint, finds)]
     every = [*dice, *unread, *bare]  # each one a find of the detector (see _confirm)
     if not every:
         return dice, [*unread, *moving]
-    seen = _opinions(img, every)
+    seen = _opinions(img, every, early)
     # a face read only by looking closer stands only where the classifier reads a value
     # but is unsure of it, or is unsure the die shows no readable face (then in doubt);
     # elsewhere the find is weighed as before it was looked at again
@@ -741,16 +757,26 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
     return [d for d in answered if id(d) not in hidden_ids], [*unread, *moving, *cut]
 
 
-def _opinions(img: np.ndarray, every: list[_Die]) -> dict[int, np.ndarray]:
-    """The classifier's probabilities per die (by ``id``), each read once, and again at
-    four quarter turns (surer, but four times the work) where the answer decides
-    something: a die the pips did not read, or read unlike the classifier."""
+def _opinions(img: np.ndarray, every: list[_Die],
+              early: dict[Candidate, np.ndarray]) -> dict[int, np.ndarray]:
+    """The classifier's probabilities per die (by ``id``), each read once (taken from
+    ``early`` where it was read already), and again at four quarter turns (surer, but
+    four times the work) where the answer decides something: a die the pips did not
+    read, or read unlike the classifier."""
     finds = [d.found for d in every]
     assert all(f is not None for f in finds)
     # cropped where the detector saw the die (centring on the pips' fit was measured to
     # make the classifier echo the pips' misreadings)
     where = [(f.x, f.y, f.size) for f in finds if f is not None]
-    probs = classify(img, where, turns=1)
+    probs = np.zeros((len(finds), len(CLASSES)), np.float32)
+    late = []
+    for i, f in enumerate(finds):
+        if f in early:
+            probs[i] = early[f]
+        else:
+            late.append(i)
+    if late:
+        probs[late] = classify(img, [where[i] for i in late], turns=1)
     again = [i for i, d in enumerate(every)
              if not d.value or d.fallback is not None or probs[i, d.value] < AGREE]
     if again:
@@ -965,10 +991,10 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
     ref = np.median(np.array(shapes), axis=0) if len(shapes) >= 3 else None
     # dice in one frame are one size: a face read at another size was framed wrongly
     multi = [die.offset for die in dice if die.value > 1]
-    sizes = float(np.median(multi)) if len(multi) >= 3 else None
+    sizes = _median(multi) if len(multi) >= 3 else None
     for die in dice:
         fit = die.fit
-        peak = float(np.median(p.peak[die.pips]))
+        peak = _median(p.peak[die.pips])
         if die.value == 1:
             c = fit.centre
             reach = HALF_EDGE * die.offset
@@ -1033,7 +1059,7 @@ def _side_faces(sc: _Scene, dice: list[_Die]) -> None:
         near[die.pips] = False
         if not near.any():
             continue
-        if float(np.median(p.elong[near])) < float(np.median(p.elong[die.pips])) - 0.1:
+        if _median(p.elong[near]) < _median(p.elong[die.pips]) - 0.1:
             die.problem = die.problem or "ambiguous"
 
 
@@ -1089,13 +1115,16 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
     known = getattr(calibration, "die_size", None)
     finds = find_dice(img, FAINT_FIND, float(known) if known else None)
     candidates = [c for c in finds if c.score >= THRESHOLD]
+    # the classifier reads every find while the pips are read (see _opinions)
+    asked = classify_soon(img, [(c.x, c.y, c.size) for c in candidates])
     die_size = known or median_size(candidates)
     sc, found = _analyse(img, float(die_size) if die_size else None, candidates)
     found, unread, bare = _confirm(sc, found, candidates, (img.shape[1], img.shape[0]))
     _check(sc, found)
     _side_faces(sc, found)
     faint = [c for c in finds if c.score < THRESHOLD]
-    found, unread = _second_opinion(img, sc, found, unread, bare, faint)
+    early = dict(zip(candidates, asked.result(), strict=True))
+    found, unread = _second_opinion(img, sc, found, unread, bare, faint, early)
     s = sc.scale
     readings = tuple(
         DieReading(
