@@ -17,6 +17,7 @@ little larger than a pip keeps exactly the blobs smaller than it.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -29,6 +30,10 @@ MIN_PEAK = 38.0
 #: Pixels belong to a blob above this fraction of the blob's own peak contrast.
 LOW_FRACTION = 0.45
 MIN_LOW = 16.0
+#: The least response a pixel needs, per strongest response near it, to belong to a blob
+#: (above :data:`MIN_LOW` and at least :data:`LOW_FRACTION` of that strongest).
+_LEAST = np.maximum(np.ceil(LOW_FRACTION * np.arange(256)), math.floor(MIN_LOW) + 1).clip(
+    0, 255).astype(np.uint8)
 
 
 @dataclass(frozen=True)
@@ -211,8 +216,12 @@ def _blobs(response: np.ndarray, dark: bool, min_area: int, reach: int,
     # each pixel is judged against the strongest response near it, so two pips (or a
     # pip and the face between pips) only merge when the gap between them is bright
     local = cv2.dilate(response, np.ones((reach, reach), np.uint8))
-    mask = ((response > MIN_LOW) & (response >= LOW_FRACTION * local)).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    mask = response >= cv2.LUT(local, _LEAST)  # bool: NumPy finds its pixels fastest
+    # 16-bit labels when they cannot run out (isolated pixels, at most one in four):
+    # OpenCV labels them in a third of the time
+    few = (mask.shape[0] + 1) // 2 * ((mask.shape[1] + 1) // 2) < 2**16
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(
+        mask.view(np.uint8), connectivity=8, ltype=cv2.CV_16U if few else cv2.CV_32S)
     if n <= 1:
         return []
     flat = np.flatnonzero(mask)
@@ -232,9 +241,9 @@ def _blobs(response: np.ndarray, dark: bool, min_area: int, reach: int,
             if not bad.any():
                 break
             on = bad[lab_on] & (response.ravel()[flat] >= fraction * peaks[lab_on])
-            sub = np.zeros(mask.shape, np.uint8)
-            sub.ravel()[flat[on]] = 1
-            n, labels = cv2.connectedComponents(sub, connectivity=8)
+            sub = np.zeros(mask.shape, bool)
+            sub.ravel()[flat[on]] = True
+            n, labels = cv2.connectedComponents(sub.view(np.uint8), connectivity=8)
             if n <= 1:
                 break
             flat = np.flatnonzero(sub)
