@@ -66,13 +66,14 @@ def crops(frame: np.ndarray, dice: Sequence[tuple[float, float, float]]) -> np.n
 
 def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
              model: Path = MODEL, turns: int = TURNS,
-             first: np.ndarray | None = None) -> np.ndarray:
+             first: np.ndarray | None = None, threads: int | None = None) -> np.ndarray:
     """Per die (x, y, size) in a BGR frame, the probabilities of each of :data:`CLASSES`
     (N x 8): a die showing no readable face, each value 1-6, or no die at all.
 
     Each crop is read ``turns`` times, a quarter turn apart (a face's value does not
     change as it turns), and the answers averaged. ``first``, the answers already read
-    unturned (``turns=1``), spares reading that turn again.
+    unturned (``turns=1``), spares reading that turn again. ``threads``: how many the
+    network runs on (None: as many as OpenCV; see :func:`dicetray.vision.networks.load`).
     """
     blob = crops(frame, dice)
     n = len(blob)
@@ -87,7 +88,7 @@ def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
         start, total = 1, first.astype(np.float64)
     if start < turns:
         turned = [np.rot90(blob, k, axes=(2, 3)) for k in range(start, turns)]
-        net = load(model, "face classifier")
+        net = load(model, "face classifier", threads=threads)
         logits = net.run(np.concatenate(turned)).reshape(len(turned) * n, -1).astype(np.float64)
         if logits.shape[1] != len(CLASSES):
             raise VisionError(f"face classifier model {model} answers {logits.shape[1]} "
@@ -100,14 +101,14 @@ def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
 
 def classify_soon(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
                   turns: int = 1) -> Future[np.ndarray]:
-    """:func:`classify` run on a worker thread: the network leaves Python's lock while it
-    runs, so the caller's own work (the pips) goes on meanwhile on another core.
+    """:func:`classify` run on a worker thread, on one core: the network leaves Python's
+    lock while it runs, so the caller's own work (the pips) goes on meanwhile on another.
 
     >>> frame = np.full((120, 160, 3), 90, np.uint8)
     >>> classify_soon(frame, [(80.0, 60.0, 40.0)]).result().shape
     (1, 8)
     """
-    return _worker().submit(classify, frame, list(dice), turns=turns)
+    return _worker().submit(classify, frame, list(dice), turns=turns, threads=1)
 
 
 @functools.cache

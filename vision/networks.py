@@ -93,10 +93,12 @@ def default_engine() -> str:
     return ENGINES[0] if importlib.util.find_spec("onnxruntime") else ENGINES[1]
 
 
-def load(path: Path, what: str, engine: str | None = None) -> Network:
+def load(path: Path, what: str, engine: str | None = None, threads: int | None = None) -> Network:
     """The network in ONNX file ``path`` on ``engine`` (None: :func:`default_engine`),
-    with OpenCV's thread count; ``what`` names it in errors."""
-    return _load(path, what, engine or default_engine(), max(1, cv2.getNumThreads()))
+    on ``threads`` threads (None: OpenCV's thread count, which OpenCV's engine always
+    uses); ``what`` names it in errors."""
+    return _load(path, what, engine or default_engine(),
+                 max(1, threads or cv2.getNumThreads()))
 
 
 @functools.lru_cache(maxsize=8)
