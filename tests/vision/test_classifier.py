@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from dicetray.vision.classifier import CLASSES, CROP, classify, crop
+from dicetray.vision.classifier import CLASSES, CROP, classify, classify_soon, crop
 from dicetray.vision.errors import VisionError
 from dicetray.vision.render import render
 from dicetray.vision.scene import random_scene
@@ -94,3 +96,26 @@ def test_answers_already_read_unturned_are_not_read_again() -> None:
     assert np.allclose(classify(frame, dice, turns=1, first=once), once)
     with pytest.raises(ValueError, match="first answers"):
         classify(frame, dice, first=once[:2])
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_asked_soon_the_answers_are_the_same_on_a_worker_thread_only_with_cores_to_spare(
+        threads: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    frame, truth = render(random_scene(3, dice=4, image_size=(480, 480)))
+    dice = [(d.x, d.y, d.size) for d in truth.dice]
+    ran_on = []
+    real = classify
+
+    def spy(*args: object, **kwargs: object) -> np.ndarray:
+        ran_on.append(threading.current_thread())
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("dicetray.vision.classifier.classify", spy)
+    before = cv2.getNumThreads()
+    try:
+        cv2.setNumThreads(threads)
+        answers = classify_soon(frame, dice).result(timeout=60)
+    finally:
+        cv2.setNumThreads(before)
+    assert np.allclose(answers, real(frame, dice, turns=1), atol=1e-5)
+    assert (ran_on == [threading.current_thread()]) == (threads == 1)

@@ -55,6 +55,18 @@ def test_a_network_runs_on_as_many_threads_as_opencv() -> None:
         cv2.setNumThreads(before)
 
 
+def test_a_network_can_be_asked_for_its_own_thread_count() -> None:
+    before = cv2.getNumThreads()
+    try:
+        cv2.setNumThreads(2)
+        one = load(CLASSIFIER, "face classifier", "onnxruntime", threads=1)
+        assert one is not load(CLASSIFIER, "face classifier", "onnxruntime")
+        cv2.setNumThreads(1)
+        assert load(CLASSIFIER, "face classifier", "onnxruntime") is one
+    finally:
+        cv2.setNumThreads(before)
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_corrupt_model_is_a_clear_error(tmp_path: Path, engine: str) -> None:
     bad = tmp_path / f"corrupt-{engine}.onnx"
