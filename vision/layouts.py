@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -84,13 +85,18 @@ class LayoutFit:
     @property
     def offset(self) -> float:
         """The pip offset ``a`` in image px (geometric mean of the two axes)."""
-        return math.sqrt(abs(float(np.linalg.det(self.affine))))
+        (a, b), (c, d) = self.affine.tolist()
+        return math.sqrt(abs(a * d - b * c))
 
     @property
     def skew(self) -> float:
         """How far the face is from a square: ratio of the map's singular values (>= 1)."""
-        s = np.linalg.svd(self.affine, compute_uv=False)
-        return float(s[0] / max(s[1], 1e-9))
+        (a, b), (c, d) = self.affine.tolist()
+        # a 2 x 2 map's singular values in closed form (NumPy's SVD costs 15 us a call)
+        half = (a * a + b * b + c * c + d * d) / 2
+        det = abs(a * d - b * c)
+        big = math.sqrt(half + math.sqrt(max(half * half - det * det, 0.0)))
+        return big / max(det / big if big else 0.0, 1e-9)
 
     @property
     def angle(self) -> float:
@@ -117,6 +123,7 @@ def _by_angle(points: np.ndarray) -> np.ndarray:
     return points[np.argsort(np.arctan2(points[:, 1], points[:, 0]))]
 
 
+@functools.cache
 def _orders(k: int) -> np.ndarray:
     """Every way of pairing k pips in angular order with a ring of k layout spots: the
     ring turned by each step, then mirrored and turned (rows: indices into the pips)."""
@@ -126,20 +133,26 @@ def _orders(k: int) -> np.ndarray:
     return np.array(turns + mirrored)
 
 
+@functools.cache
+def _ring(value: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ring of layout spots a face of ``value`` (4-6) is fitted to, in angular order,
+    and its pseudo-inverse (the same for every fit)."""
+    ring = _by_angle(LAYOUTS[value][:4] if value == 5 else LAYOUTS[value])
+    return ring, np.linalg.pinv(ring)
+
+
 def _fit_affine(points: np.ndarray, value: int) -> LayoutFit | None:
     centre = points.mean(axis=0)
     rel = points - centre
-    canon = LAYOUTS[value]
     if value == 5:
         mid = int(np.argmin(np.hypot(rel[:, 0], rel[:, 1])))
         rel = np.delete(rel, mid, axis=0)
-        canon = canon[:4]
     obs = _by_angle(rel)
-    ring = _by_angle(canon)
+    ring, solve = _ring(value)
     # least squares ring @ m = obs for every pairing at once (ring is the same each time)
     paired = obs[_orders(len(ring))]  # pairings x k x 2
-    m = np.linalg.pinv(ring) @ paired  # pairings x 2 x 2
-    det = np.abs(np.linalg.det(m))
+    m = solve @ paired  # pairings x 2 x 2
+    det = np.abs(m[:, 0, 0] * m[:, 1, 1] - m[:, 0, 1] * m[:, 1, 0])
     err = ((paired - ring @ m) ** 2).sum(axis=2).mean(axis=1)
     ok = det >= 1e-6
     if not ok.any():
