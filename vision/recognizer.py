@@ -134,16 +134,30 @@ def _odd(v: float) -> int:
 
 
 def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    h, w = img.shape[:2]
-    xi = np.clip(np.rint(x), 0, w - 1).astype(np.intp)
-    yi = np.clip(np.rint(y), 0, h - 1).astype(np.intp)
-    return img[yi, xi]
+    return img[_pixels(img.shape, x, y)]
 
 
-def _ring(pips: Pips, radius: np.ndarray, count: int = 12) -> tuple[np.ndarray, np.ndarray]:
-    th = np.linspace(0, 2 * np.pi, count, endpoint=False)
-    rx = pips.x[:, None] + radius[:, None] * np.cos(th)[None, :]
-    ry = pips.y[:, None] + radius[:, None] * np.sin(th)[None, :]
+def _pixels(shape: tuple[int, ...], x: np.ndarray,
+            y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels (rows, columns) nearest the points (x, y), kept inside an image of
+    ``shape``: to index it, or several images of its size, with."""
+    xi = np.rint(x).astype(np.intp)
+    yi = np.rint(y).astype(np.intp)
+    np.maximum(xi, 0, out=xi)
+    np.maximum(yi, 0, out=yi)
+    np.minimum(xi, shape[1] - 1, out=xi)
+    np.minimum(yi, shape[0] - 1, out=yi)
+    return yi, xi
+
+
+_TURN = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+_COS, _SIN = np.cos(_TURN), np.sin(_TURN)
+
+
+def _ring(pips: Pips, radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Twelve points on a circle of ``radius`` around each pip (pips x 12)."""
+    rx = pips.x[:, None] + radius[:, None] * _COS[None, :]
+    ry = pips.y[:, None] + radius[:, None] * _SIN[None, :]
     return rx, ry
 
 
@@ -185,14 +199,15 @@ def _face_pips(work: np.ndarray, kernel: int, closer: bool = False,
     need = 0.3 * pips.peak[:, None]
     dark_ok = np.zeros(len(pips), bool)
     light_ok = np.zeros(len(pips), bool)
+    at_pip, on_ring = _pixels(work.shape, pips.x, pips.y), _pixels(work.shape, rx, ry)
     for ch in (*channels(work), *cv2.split(work), *hues) if closer else channels(work):
-        centre = _sample(ch, pips.x, pips.y).astype(np.float32)[:, None]
-        ring = np.sort(_sample(ch, rx, ry).astype(np.float32), axis=1)
+        centre = ch[at_pip].astype(np.float32)[:, None]
+        ring = np.sort(ch[on_ring].astype(np.float32), axis=1)
         # the third-worst ring sample, so a neighbouring pip does not veto a pip
         dark_ok |= ring[:, 2] >= centre[:, 0] + need[:, 0]
         light_ok |= ring[:, -3] <= centre[:, 0] - need[:, 0]
     ok = np.where(pips.dark, dark_ok, light_ok)
-    ring = np.sort(_sample(work, rx, ry).astype(np.float32), axis=1)
+    ring = np.sort(work[on_ring].astype(np.float32), axis=1)
     face = (ring[:, ring.shape[1] // 2 - 1] + ring[:, ring.shape[1] // 2]) / 2  # the median
     return pips.take(ok), face[ok], maps
 
