@@ -998,11 +998,7 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
     """Mark each die's problem (edge, cocked, blur, ambiguous) and its confidence."""
     p = sc.pips
     h, w = sc.work.shape[:2]
-    shapes = []
-    for die in dice:
-        if die.value >= 4:
-            g = die.fit.affine / math.sqrt(abs(np.linalg.det(die.fit.affine)))
-            shapes.append(g @ g.T)
+    shapes = [_shape(die.fit) for die in dice if die.value >= 4]
     ref = np.median(np.array(shapes), axis=0) if len(shapes) >= 3 else None
     # dice in one frame are one size: a face read at another size was framed wrongly
     multi = [die.offset for die in dice if die.value > 1]
@@ -1041,9 +1037,8 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
         if out:
             die.problem = "edge"
         elif die.value >= 4:
-            g = fit.affine / math.sqrt(abs(np.linalg.det(fit.affine)))
             dev = (
-                float(np.abs(g @ g.T - ref).max()) if ref is not None else abs(fit.skew - 1.0)
+                float(np.abs(_shape(fit) - ref).max()) if ref is not None else abs(fit.skew - 1.0)
             )
             if dev > (0.45 if ref is not None else 0.8):
                 die.problem = die.problem or "cocked"
@@ -1053,9 +1048,15 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
         roundness = _roundness(*(float(v) for v in tensor))
         if roundness < MIN_ROUNDNESS:
             die.problem = "blur"
-        die.confidence = float(
-            np.clip(min(margin, 1.0) * (1.0 - fit.residual) * min(1.0, 0.5 + roundness), 0, 1)
-        )
+        die.confidence = min(max(
+            min(margin, 1.0) * (1.0 - fit.residual) * min(1.0, 0.5 + roundness), 0.0), 1.0)
+
+
+def _shape(fit: LayoutFit) -> np.ndarray:
+    """The face's shape in the image, whatever its size: its map scaled to unit area,
+    times its own transpose (the identity for a face seen square on)."""
+    g = fit.affine / fit.offset
+    return g @ g.T
 
 
 def _side_faces(sc: _Scene, dice: list[_Die]) -> None:
