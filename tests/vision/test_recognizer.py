@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from dicetray.vision import DieReading, Reading, read, recognizer
+from dicetray.vision import DieReading, Reading, classifier, read, recognizer
 from dicetray.vision.classifier import CLASSES
 from dicetray.vision.detector import THRESHOLD, Candidate
 from dicetray.vision.errors import FrameError
@@ -65,6 +65,17 @@ FIVE = [
     (200, 330, 6, 60, 80),
     (420, 340, 4, 60, 20),
 ]
+
+
+def classifier_answers(monkeypatch: pytest.MonkeyPatch, fake) -> None:
+    """Every read of the face classifier answered by ``fake(frame, where, turns, first)``:
+    the late ones and the early one on the worker thread (see ``classify_soon``)."""
+    def answer(frame: np.ndarray, where: list, turns: int = 4,
+               first: np.ndarray | None = None, **_: object) -> np.ndarray:
+        return fake(frame, where, turns, first)
+
+    monkeypatch.setattr(recognizer, "classify", answer)
+    monkeypatch.setattr(classifier, "classify", answer)
 
 
 class TestCleanTray:
@@ -196,7 +207,7 @@ class TestSecondOpinion:
             probs[:, value] = p
             return probs
 
-        monkeypatch.setattr(recognizer, "classify", fake)
+        classifier_answers(monkeypatch, fake)
 
     @staticmethod
     def detector_finds(monkeypatch: pytest.MonkeyPatch, score: float) -> None:
@@ -293,7 +304,7 @@ class TestSecondOpinion:
             probs[:, 1] = other  # ... else a 1, and hardly the 2 the pips read
             return probs
 
-        monkeypatch.setattr(recognizer, "classify", fake)
+        classifier_answers(monkeypatch, fake)
         roll = read(tray([(320, 240, 2, 64, 0)]))
         # refused, it shows the classifier's 1: far likelier than the 2 the pips read
         assert roll.ok == ok and roll.values == values, roll
@@ -309,7 +320,7 @@ class TestSecondOpinion:
             probs[:, 3] = pips_value  # ... and the 3 the pips read this likely
             return probs
 
-        monkeypatch.setattr(recognizer, "classify", fake)
+        classifier_answers(monkeypatch, fake)
         roll = read(tray([(320, 240, 3, 64, 0)]))
         assert roll.kind == "ambiguous" and roll.values == values
 
@@ -396,7 +407,7 @@ class TestMovingDice:
                     row[CLASSES.index("unreadable")] = unreadable
             return probs
 
-        monkeypatch.setattr(recognizer, "classify", classify)
+        classifier_answers(monkeypatch, classify)
 
     @pytest.mark.parametrize(("score", "kind"), [(0.15, "moving"), (0.4, "flat")])
     def test_a_smeared_find_the_classifier_cannot_read_refuses_the_roll(
