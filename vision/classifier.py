@@ -15,6 +15,7 @@ only where both agree, so a face the pipeline misread is caught rather than repo
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -119,3 +120,7 @@ def classify_soon(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
 @functools.cache
 def _worker() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicetray-classifier")
+
+
+# a forked child has none of its parent's threads: it starts a worker of its own
+os.register_at_fork(after_in_child=_worker.cache_clear)

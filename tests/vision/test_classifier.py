@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -119,3 +120,23 @@ def test_asked_soon_the_answers_are_the_same_on_a_worker_thread_only_with_cores_
         cv2.setNumThreads(before)
     assert np.allclose(answers, real(frame, dice, turns=1), atol=1e-5)
     assert (ran_on == [threading.current_thread()]) == (threads == 1)
+
+
+def test_a_forked_child_asks_soon_on_a_worker_of_its_own() -> None:
+    frame, truth = render(random_scene(5, dice=2, image_size=(320, 320)))
+    dice = [(d.x, d.y, d.size) for d in truth.dice]
+    before = cv2.getNumThreads()
+    cv2.setNumThreads(2)
+    try:
+        expected = classify_soon(frame, dice).result(timeout=60)  # the parent's worker runs
+        pid = os.fork()
+        if pid == 0:  # the child: its answer must come, and be the same
+            try:
+                got = classify_soon(frame, dice).result(timeout=20)
+                os._exit(0 if np.allclose(got, expected, atol=1e-5) else 1)
+            except BaseException:
+                os._exit(2)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        cv2.setNumThreads(before)
+    assert os.waitstatus_to_exitcode(status) == 0
