@@ -344,6 +344,9 @@ class _Die:
     # read only by looking closer (_look_closer): the placeholder it was before, and
     # whether that was a bare find
     fallback: tuple[_Die, bool] | None = None
+    # a face read by looking closer: the contrast map its grid is read on, and the
+    # working px of its top-left corner
+    spots_map: tuple[np.ndarray, int, int] | None = None
 
 
 def _single_ok(sc: _Scene, i: int, a: float) -> tuple[bool, np.ndarray, np.ndarray]:
@@ -503,7 +506,8 @@ def _look_closer(sc: _Scene, cand: Candidate) -> _Die | None:
     closer at its top face (every colour channel, pips cut out of larger blobs: a red pip
     on a blue face, pips run together with a marbled face's marks; on a find the detector
     is sure of, the opponent channels too: red pips joined by a face's light swirl), or
-    None. The pips it reads from join the scene's."""
+    None. The pips it reads from join the scene's; its grid is checked on the channel
+    they stand out in (:func:`_best_plane`), where the scene's maps may not show them."""
     s = sc.scale
     centre, a, _ = _on_find(sc, cand)
     r = 0.75 * cand.size * s
@@ -526,7 +530,28 @@ def _look_closer(sc: _Scene, cand: Candidate) -> _Die | None:
     if not die.value:
         sc.pips, sc.face = old, sc.face[:len(old)]
         return None
+    if die.value > 1:
+        die.spots_map = (_best_plane(sc.work[y0:y1, x0:x1], sc.pips.take(np.array(die.pips)),
+                                     x0, y0, cand.score >= SURE_DIE), x0, y0)
     return die
+
+
+def _best_plane(win: np.ndarray, pips: Pips, x0: int, y0: int, hue: bool) -> np.ndarray:
+    """The contrast map of a window in which a face's ``pips`` (working px) stand out
+    best: each colour channel, its extremes (and the opponent channels when ``hue``),
+    either polarity, widened as the scene's maps are (see :func:`_scene`)."""
+    kernel = _odd(2.2 * WORK_PIP)
+    planes = [*channels(win), *cv2.split(win), *(chroma(win) if hue else ())]
+    best, strength = None, -1.0
+    for plane in planes:
+        maps = hat_maps(plane, kernel)
+        for m in (maps.dark, maps.light):
+            weakest = float(_sample(m, pips.x - x0, pips.y - y0).min())
+            if weakest > strength:
+                best, strength = m, weakest
+    assert best is not None
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_odd(0.7 * _median(pips.d)),) * 2)
+    return cv2.dilate(best, k)
 
 
 def _attach(die: _Die, cand: Candidate, frame: tuple[float, float]) -> None:
@@ -1005,7 +1030,6 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
     sizes = _median(multi) if len(multi) >= 3 else None
     for die in dice:
         fit = die.fit
-        peak = _median(p.peak[die.pips])
         if die.value == 1:
             c = fit.centre
             reach = HALF_EDGE * die.offset
@@ -1022,7 +1046,7 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
             # read the face off the whole grid: a pip the finder missed still shows as
             # contrast on its spot, and a spot that is neither clearly pip nor clearly
             # blank face leaves the value in doubt
-            spots = _sample(sc.peak_map(die.dark), *fit.grid().T).astype(np.float32) / peak
+            spots = _spots(sc, die)
             on = spots >= SPOT_ON
             value = value_of_spots(on)
             unclear = (spots > SPOT_OFF) & ~on
@@ -1057,6 +1081,19 @@ def _shape(fit: LayoutFit) -> np.ndarray:
     times its own transpose (the identity for a face seen square on)."""
     g = fit.affine / fit.offset
     return g @ g.T
+
+
+def _spots(sc: _Scene, die: _Die) -> np.ndarray:
+    """The contrast on the nine grid spots of a die's fit, as a share of its own pips':
+    on the scene's maps, or, for a face read closer, on the channel its pips stand out in
+    (see :func:`_best_plane`)."""
+    p, at = sc.pips, die.fit.grid()
+    if die.spots_map is None:
+        peak = _median(p.peak[die.pips])
+        return _sample(sc.peak_map(die.dark), *at.T).astype(np.float32) / peak
+    m, x0, y0 = die.spots_map
+    own = _sample(m, p.x[die.pips] - x0, p.y[die.pips] - y0).astype(np.float32)
+    return _sample(m, *(at - (x0, y0)).T).astype(np.float32) / max(_median(own), 1.0)
 
 
 def _side_faces(sc: _Scene, dice: list[_Die]) -> None:

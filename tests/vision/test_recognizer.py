@@ -280,6 +280,26 @@ class TestSecondOpinion:
         roll = read(img)
         assert roll.status == "unsure" and roll.values == values, roll
 
+    @pytest.mark.parametrize(("spot", "ok", "values"), [
+        (False, True, (4,)),  # its grid, on the blue channel, reads the 4 cleanly
+        (True, False, (4,)),  # a spot at the centre there makes it a 5: refused
+    ])
+    def test_a_face_read_closer_is_checked_on_the_channel_its_pips_show_in(
+        self, monkeypatch: pytest.MonkeyPatch, spot: bool, ok: bool, values: tuple[int, ...]
+    ) -> None:
+        # red pips on a blue face hardly show in the channel extremes the scene's pips and
+        # maps come from; looking closer finds them in the blue channel, where the grid is
+        # read too (on the scene's maps every spot would be unclear)
+        img = tray([], bg=(200, 200, 200))
+        draw_die(img, (320, 240), 4, 40.0, 0.0, (200, 90, 30), RED)
+        if spot:  # a smudge at the centre, too faint to be found as a pip
+            cv2.circle(img, (320, 240), 3, (120, 65, 115), -1, cv2.LINE_AA)
+        monkeypatch.setattr(recognizer, "find_dice",
+                            lambda img, *_: [Candidate(320.0, 240.0, 40.0, 0.7, "flat")])
+        self.classifier_says(monkeypatch, 4, 0.6)  # reads the 4, unsure of it
+        roll = read(img)
+        assert roll.ok == ok and roll.values == values, roll
+
     def test_agreeing_opinions_read_ok(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.classifier_says(monkeypatch, 3, 0.9)
         roll = read(tray([(320, 240, 3, 64, 0)]))
