@@ -834,7 +834,8 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
     (:data:`NET_DOUBT`, :data:`OTHER_VALUE`) is put in doubt. A die the pips read in
     doubt is settled when the classifier is sure of the same value (:data:`CONFIRM`), or
     when the top face alone reads as another it is fairly sure of; one still in doubt
-    shows the classifier's value when it is the likelier.
+    shows the classifier's value when it is the likelier, unless that value adds a pip
+    on the face's blank centre (:func:`_centre_blank`).
     """
     faint = {id(d) for d in dice if d.value == 1 and not d.problem
              and d.found is not None and d.found.score < BARE_SURE
@@ -857,7 +858,7 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
                     die.problem = ""
                     continue
         if die.problem:  # unsure anyway: show the likelier value of the two opinions
-            if _likelier(p, value, die.value):
+            if _likelier(p, value, die.value) and not _centre_blank(sc, die, value):
                 die.value = value
             continue
         die.confidence = min(die.confidence, float(p[die.value]))
@@ -872,9 +873,30 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
                 _take(die, face, float(p[best]))
                 continue
             _doubt(die, best)
-            if _likelier(p, best, die.value):  # unsure now: show the likelier of the two values
+            # unsure now: show the likelier of the two values
+            if _likelier(p, best, die.value) and not _centre_blank(sc, die, best):
                 die.value = best
     return dice
+
+
+def _centre_blank(sc: _Scene, die: _Die, seen: int) -> bool:
+    """Whether the classifier's value ``seen`` is the pips' 2 or 4 plus a centre pip (a 3
+    or 5) while the face, read where the detector found the die, shows a blank centre
+    spot: the pip it counted is another face's (its crop holds the die's side faces, and a
+    slanted 2 shows a side face's pip beside its own). Not when the pips may be a 3's
+    corner and centre read as a small 2 (a spot as far on past either pip)."""
+    if die.value not in (2, 4) or seen != die.value + 1 or die.found is None:
+        return False
+    centre, a, _ = _on_find(sc, die.found)
+    if math.hypot(*(die.fit.centre - centre)) > 0.6 * a or _spots(sc, die)[4] >= SPOT_OFF:
+        return False  # a face beside the find (a side face's, maybe), or a centre pip
+    if die.value == 4:
+        return True
+    if len(die.pips) != 2:
+        return False
+    xy = np.stack([sc.pips.x[die.pips], sc.pips.y[die.pips]], axis=1)
+    past = np.array([2 * xy[0] - xy[1], 2 * xy[1] - xy[0]])
+    return bool(_spots(sc, die, past).max() < SPOT_OFF)
 
 
 def _likelier(p: np.ndarray, seen: int, read: int) -> bool:
@@ -1083,11 +1105,12 @@ def _shape(fit: LayoutFit) -> np.ndarray:
     return g @ g.T
 
 
-def _spots(sc: _Scene, die: _Die) -> np.ndarray:
-    """The contrast on the nine grid spots of a die's fit, as a share of its own pips':
-    on the scene's maps, or, for a face read closer, on the channel its pips stand out in
-    (see :func:`_best_plane`)."""
-    p, at = sc.pips, die.fit.grid()
+def _spots(sc: _Scene, die: _Die, at: np.ndarray | None = None) -> np.ndarray:
+    """The contrast on the nine grid spots of a die's fit (or at points ``at``, n x 2
+    working px), as a share of its own pips': on the scene's maps, or, for a face read
+    closer, on the channel its pips stand out in (see :func:`_best_plane`)."""
+    p = sc.pips
+    at = die.fit.grid() if at is None else at
     if die.spots_map is None:
         peak = _median(p.peak[die.pips])
         return _sample(sc.peak_map(die.dark), *at.T).astype(np.float32) / peak

@@ -344,6 +344,22 @@ class TestSecondOpinion:
         roll = read(tray([(320, 240, 3, 64, 0)]))
         assert roll.kind == "ambiguous" and roll.values == values
 
+    @pytest.mark.parametrize(("value", "centre", "values"), [
+        (2, None, (2,)),  # a 3 would need a pip on the blank centre spot: the 2 is shown
+        (4, None, (4,)),  # so for a 5
+        (2, (150, 150, 150), (3,)),  # a grey smudge there: it may be a 3, whose it is shown
+    ])
+    def test_a_face_in_doubt_keeps_its_value_where_the_classifier_adds_a_blank_centre_pip(
+        self, monkeypatch: pytest.MonkeyPatch, value: int, centre: tuple | None,
+        values: tuple[int, ...]
+    ) -> None:
+        img = tray([(320, 240, value, 64, 0)])
+        if centre is not None:
+            cv2.circle(img, (320, 240), 4, centre, -1, cv2.LINE_AA)
+        self.classifier_says(monkeypatch, value + 1, 0.5)  # a 3 or 5, likelier than the pips'
+        roll = read(img)
+        assert roll.kind == "ambiguous" and roll.values == values, roll
+
     @pytest.mark.parametrize(("p", "values"), [(0.7, ()), (0.5, (3,))])
     def test_a_find_the_classifier_calls_no_die_is_dropped_whatever_its_pips_read(
         self, monkeypatch: pytest.MonkeyPatch, p: float, values: tuple[int, ...]
