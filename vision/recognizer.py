@@ -834,7 +834,7 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
     (:data:`NET_DOUBT`, :data:`OTHER_VALUE`) is put in doubt. A die the pips read in
     doubt is settled when the classifier is sure of the same value (:data:`CONFIRM`), or
     when the top face alone reads as another it is fairly sure of; one still in doubt
-    shows the classifier's value when it is the likelier, unless that value adds a pip
+    shows the classifier's value when it is the likelier, unless that value needs a pip
     on the face's blank centre (:func:`_centre_blank`).
     """
     faint = {id(d) for d in dice if d.value == 1 and not d.problem
@@ -880,17 +880,18 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
 
 
 def _centre_blank(sc: _Scene, die: _Die, seen: int) -> bool:
-    """Whether the classifier's value ``seen`` is the pips' 2 or 4 plus a centre pip (a 3
-    or 5) while the face, read where the detector found the die, shows a blank centre
-    spot: the pip it counted is another face's (its crop holds the die's side faces, and a
-    slanted 2 shows a side face's pip beside its own). Not when the pips may be a 3's
-    corner and centre read as a small 2 (a spot as far on past either pip)."""
-    if die.value not in (2, 4) or seen != die.value + 1 or die.found is None:
+    """Whether the classifier's value ``seen`` is a 3 or 5, the corner pips of the pips' 2,
+    4 or 6 and a centre pip, while the face, read where the detector found the die, shows
+    a blank centre spot: the pip it counted is another face's or a mark (its crop holds
+    the die's side faces, and a slanted 2 shows a side face's pip beside its own). Not
+    when the pips may be a 3's corner and centre read as a small 2 (a spot as far on past
+    either pip)."""
+    if (die.value, seen) not in ((2, 3), (4, 5), (6, 5)) or die.found is None:
         return False
     centre, a, _ = _on_find(sc, die.found)
     if math.hypot(*(die.fit.centre - centre)) > 0.6 * a or _spots(sc, die)[4] >= SPOT_OFF:
         return False  # a face beside the find (a side face's, maybe), or a centre pip
-    if die.value == 4:
+    if die.value > 2:
         return True
     if len(die.pips) != 2:
         return False

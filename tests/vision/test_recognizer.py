@@ -344,19 +344,21 @@ class TestSecondOpinion:
         roll = read(tray([(320, 240, 3, 64, 0)]))
         assert roll.kind == "ambiguous" and roll.values == values
 
-    @pytest.mark.parametrize(("value", "centre", "values"), [
-        (2, None, (2,)),  # a 3 would need a pip on the blank centre spot: the 2 is shown
-        (4, None, (4,)),  # so for a 5
-        (2, (150, 150, 150), (3,)),  # a grey smudge there: it may be a 3, whose it is shown
+    @pytest.mark.parametrize(("value", "seen", "centre", "values"), [
+        (2, 3, None, (2,)),  # a 3 would need a pip on the blank centre spot: the 2 is shown
+        (4, 5, None, (4,)),  # so would a 5
+        (6, 5, None, (6,)),  # (the 6's corners and a centre pip)
+        (2, 3, (150, 150, 150), (3,)),  # a grey smudge there: it may be a 3, which is shown
+        (2, 5, None, (5,)),  # a 5 needs more than the 2's corners: it is shown
     ])
     def test_a_face_in_doubt_keeps_its_value_where_the_classifier_adds_a_blank_centre_pip(
-        self, monkeypatch: pytest.MonkeyPatch, value: int, centre: tuple | None,
+        self, monkeypatch: pytest.MonkeyPatch, value: int, seen: int, centre: tuple | None,
         values: tuple[int, ...]
     ) -> None:
         img = tray([(320, 240, value, 64, 0)])
         if centre is not None:
             cv2.circle(img, (320, 240), 4, centre, -1, cv2.LINE_AA)
-        self.classifier_says(monkeypatch, value + 1, 0.5)  # a 3 or 5, likelier than the pips'
+        self.classifier_says(monkeypatch, seen, 0.5)  # likelier than the pips' value
         roll = read(img)
         assert roll.kind == "ambiguous" and roll.values == values, roll
 
