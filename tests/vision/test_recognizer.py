@@ -282,14 +282,14 @@ class TestSecondOpinion:
 
     @pytest.mark.parametrize(("spot", "ok", "values"), [
         (False, True, (4,)),  # its grid, on the blue channel, reads the 4 cleanly
-        (True, False, (4,)),  # a spot at the centre there makes it a 5: refused
+        (True, False, (4,)),  # a faint smudge on the centre spot there: in doubt, refused
     ])
     def test_a_face_read_closer_is_checked_on_the_channel_its_pips_show_in(
         self, monkeypatch: pytest.MonkeyPatch, spot: bool, ok: bool, values: tuple[int, ...]
     ) -> None:
         # red pips on a blue face hardly show in the channel extremes the scene's pips and
         # maps come from; looking closer finds them in the blue channel, where the grid is
-        # read too (on the scene's maps every spot would be unclear)
+        # read too (before, the same die was refused)
         img = tray([], bg=(200, 200, 200))
         draw_die(img, (320, 240), 4, 40.0, 0.0, (200, 90, 30), RED)
         if spot:  # a smudge at the centre, too faint to be found as a pip
