@@ -168,10 +168,12 @@ def pip_maps(image: np.ndarray, kernel: int, every_channel: bool = False) -> Pip
     return hat_maps(cv2.merge(planes), kernel)
 
 
-def _moments(response: np.ndarray, labels: np.ndarray, flat: np.ndarray,
-             n: int) -> tuple[np.ndarray, ...]:
+def _moments(response: np.ndarray, labels: np.ndarray, flat: np.ndarray, n: int,
+             stats: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
     """Per component 0..n-1 of ``labels`` (over the mask pixels ``flat``): peak, area,
-    centre, equivalent diameter, elongation and fill (area over its moment ellipse's)."""
+    centre, equivalent diameter, elongation and fill (area over its moment ellipse's).
+    ``stats``: OpenCV's labelling statistics and centroids, to take the areas and centres
+    from (the same numbers; component 0, the background, counts no pixel either way)."""
     lab_on = labels.ravel()[flat]
     values = response.ravel()[flat]
     peaks = np.zeros(n, np.float32)
@@ -180,9 +182,14 @@ def _moments(response: np.ndarray, labels: np.ndarray, flat: np.ndarray,
     peaks[lab_on[order]] = values[order]
     ys, xs = np.divmod(flat, response.shape[1])
     xs, ys = xs.astype(np.float64), ys.astype(np.float64)
-    m00 = np.maximum(np.bincount(lab_on, minlength=n).astype(np.float64), 1.0)
-    cx = np.bincount(lab_on, xs, minlength=n) / m00
-    cy = np.bincount(lab_on, ys, minlength=n) / m00
+    if stats is None:
+        m00 = np.maximum(np.bincount(lab_on, minlength=n).astype(np.float64), 1.0)
+        cx = np.bincount(lab_on, xs, minlength=n) / m00
+        cy = np.bincount(lab_on, ys, minlength=n) / m00
+    else:
+        m00 = stats[0][:, cv2.CC_STAT_AREA].astype(np.float64)
+        cx, cy = stats[1][:, 0].copy(), stats[1][:, 1].copy()
+        m00[0], cx[0], cy[0] = 1.0, 0.0, 0.0
     vxx = np.bincount(lab_on, xs**2, minlength=n) / m00 - cx**2 + 1 / 12
     vyy = np.bincount(lab_on, ys**2, minlength=n) / m00 - cy**2 + 1 / 12
     vxy = np.bincount(lab_on, xs * ys, minlength=n) / m00 - cx * cy
@@ -220,13 +227,13 @@ def _blobs(response: np.ndarray, dark: bool, min_area: int, reach: int,
     # 16-bit labels when they cannot run out (isolated pixels, at most one in four):
     # OpenCV labels them in a third of the time
     few = (mask.shape[0] + 1) // 2 * ((mask.shape[1] + 1) // 2) < 2**16
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(
         mask.view(np.uint8), connectivity=8, ltype=cv2.CV_16U if few else cv2.CV_32S)
     if n <= 1:
         return []
     flat = np.flatnonzero(mask)
     lab_on = labels.ravel()[flat]
-    peaks, area, cx, cy, d, elong, fill = _moments(response, labels, flat, n)
+    peaks, area, cx, cy, d, elong, fill = _moments(response, labels, flat, n, (stats, centres))
     w = stats[:, cv2.CC_STAT_WIDTH]
     h = stats[:, cv2.CC_STAT_HEIGHT]
     keep = (peaks >= MIN_PEAK) & (area >= min_area) & (np.maximum(w, h) <= 4 * np.minimum(w, h))
