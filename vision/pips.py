@@ -168,13 +168,13 @@ def pip_maps(image: np.ndarray, kernel: int, every_channel: bool = False) -> Pip
     return hat_maps(cv2.merge(planes), kernel)
 
 
-def _moments(response: np.ndarray, labels: np.ndarray, flat: np.ndarray, n: int,
+def _moments(response: np.ndarray, lab_on: np.ndarray, flat: np.ndarray, n: int,
              stats: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
-    """Per component 0..n-1 of ``labels`` (over the mask pixels ``flat``): peak, area,
-    centre, equivalent diameter, elongation and fill (area over its moment ellipse's).
-    ``stats``: OpenCV's labelling statistics and centroids, to take the areas and centres
-    from (the same numbers; component 0, the background, counts no pixel either way)."""
-    lab_on = labels.ravel()[flat]
+    """Per component 0..n-1 (``lab_on``: the label of each mask pixel ``flat``): peak,
+    area, centre, equivalent diameter, elongation and fill (area over its moment
+    ellipse's). ``stats``: OpenCV's labelling statistics and centroids, to take the areas
+    and centres from (the same numbers; component 0, the background, counts no pixel
+    either way)."""
     values = response.ravel()[flat]
     peaks = np.zeros(n, np.float32)
     # Per-blob maximum without ufunc.at: after a stable sort by value, the last write wins.
@@ -233,7 +233,7 @@ def _blobs(response: np.ndarray, dark: bool, min_area: int, reach: int,
         return []
     flat = np.flatnonzero(mask)
     lab_on = labels.ravel()[flat]
-    peaks, area, cx, cy, d, elong, fill = _moments(response, labels, flat, n, (stats, centres))
+    peaks, area, cx, cy, d, elong, fill = _moments(response, lab_on, flat, n, (stats, centres))
     w = stats[:, cv2.CC_STAT_WIDTH]
     h = stats[:, cv2.CC_STAT_HEIGHT]
     keep = (peaks >= MIN_PEAK) & (area >= min_area) & (np.maximum(w, h) <= 4 * np.minimum(w, h))
@@ -255,7 +255,7 @@ def _blobs(response: np.ndarray, dark: bool, min_area: int, reach: int,
                 break
             flat = np.flatnonzero(sub)
             lab_on = labels.ravel()[flat]
-            peaks, area, cx, cy, d, elong, fill = _moments(response, labels, flat, n)
+            peaks, area, cx, cy, d, elong, fill = _moments(response, lab_on, flat, n)
             # what is cut out of a larger blob is a pip only when clean and round: the
             # pieces of a die's outline or of a marbled face are small, ragged or long
             good = ((peaks >= MIN_PEAK) & (area >= min_area) & _pip_shaped(d, elong, fill, kernel)

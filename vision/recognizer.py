@@ -542,11 +542,12 @@ def _best_plane(win: np.ndarray, pips: Pips, x0: int, y0: int, hue: bool) -> np.
     either polarity, widened as the scene's maps are (see :func:`_scene`)."""
     kernel = _odd(2.2 * WORK_PIP)
     planes = [*channels(win), *cv2.split(win), *(chroma(win) if hue else ())]
+    at = _pixels(win.shape, pips.x - x0, pips.y - y0)
     best, strength = None, -1.0
     for plane in planes:
         maps = hat_maps(plane, kernel)
         for m in (maps.dark, maps.light):
-            weakest = float(_sample(m, pips.x - x0, pips.y - y0).min())
+            weakest = float(m[at].min())
             if weakest > strength:
                 best, strength = m, weakest
     assert best is not None
