@@ -788,6 +788,8 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
                 and int(np.argmax(seen[id(die)])) == _UNREADABLE
                 and _moving(img, [die.found], finds, seen[id(die)], MOVING_READ)):
             die.problem, die.detail = "blur", MOVING
+    for die in dice:
+        _fewer_than_seen(sc, die, seen[id(die)])
     answered = [*_weigh_read(sc, dice, seen), *rescued]
     # a find the frame cuts shows a value only where the classifier reads a face there
     # (a cut die's pips may be outside; keys at the border make pip-like spots)
@@ -823,6 +825,31 @@ def _opinions(img: np.ndarray, every: list[_Die],
     if again:
         probs[again] = classify(img, [where[i] for i in again], first=probs[again])
     return {id(d): p for d, p in zip(every, probs, strict=True)}
+
+
+def _fewer_than_seen(sc: _Scene, die: _Die, p: np.ndarray) -> None:
+    """Look closer at a die in doubt whose pips read fewer than the classifier's likeliest
+    value (its probabilities ``p``), and read it from the pips found there when they make
+    a face of more pips: a red pip on a blue face, or on a dark smoky one, shows in no
+    channel extreme the scene's pips are found on. The face read stays in doubt unless the
+    classifier confirms it (:data:`CONFIRM`, see :func:`_weigh_read`)."""
+    seen = 1 + int(np.argmax(p[1:7]))
+    if (die.found is None or die.fallback is not None or seen <= die.value
+            or float(p[seen]) < OTHER_VALUE or die.problem not in ("", "ambiguous")
+            or (not die.problem and float(p[die.value]) >= NET_DOUBT)):
+        return
+    old = sc.pips, sc.face
+    closer = _look_closer(sc, die.found)
+    if closer is not None and closer.value > die.value:
+        _check(sc, [closer])
+        if closer.problem in ("", "ambiguous"):
+            die.value, die.fit, die.offset, die.pips = (closer.value, closer.fit, closer.offset,
+                                                        closer.pips)
+            die.dark, die.spots_map = closer.dark, closer.spots_map
+            die.confidence = closer.confidence
+            die.problem, die.detail = "ambiguous", ""  # settled if the classifier confirms it
+            return
+    sc.pips, sc.face = old
 
 
 def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> list[_Die]:

@@ -300,6 +300,24 @@ class TestSecondOpinion:
         roll = read(img)
         assert roll.ok == ok and roll.values == values, roll
 
+    @pytest.mark.parametrize(("p", "ok"), [(0.9, True), (0.6, False)])
+    def test_pips_missed_where_the_classifier_sees_more_are_looked_for_closer(
+        self, monkeypatch: pytest.MonkeyPatch, p: float, ok: bool
+    ) -> None:
+        # a 4 on a blue face, two of its pips black and two red: the channel extremes show
+        # only the black ones (a diagonal 2); looking closer, the blue channel shows all
+        # four, the face the classifier reads. Sure of it, it settles the face; unsure,
+        # the face stays in doubt (before, the 2 was refused either way, showing a 4)
+        img = tray([], bg=(200, 200, 200))
+        draw_die(img, (320, 240), 4, 40.0, 0.0, (200, 90, 30), RED)
+        for x, y in ((309, 229), (331, 251)):
+            cv2.circle(img, (x, y), 4, BLACK, -1, cv2.LINE_AA)
+        monkeypatch.setattr(recognizer, "find_dice",
+                            lambda img, *_: [Candidate(320.0, 240.0, 40.0, 0.7, "flat")])
+        self.classifier_says(monkeypatch, 4, p)
+        roll = read(img)
+        assert roll.ok == ok and roll.values == (4,), roll
+
     def test_agreeing_opinions_read_ok(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.classifier_says(monkeypatch, 3, 0.9)
         roll = read(tray([(320, 240, 3, 64, 0)]))
