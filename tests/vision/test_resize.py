@@ -33,3 +33,15 @@ def test_enlarging_and_same_size() -> None:
     big = resize(image, (40, 20))
     assert big.shape == (20, 40, 3) and big[0, 0, 0] == 0 and big[0, -1, 0] == 200
     assert resize(image, (20, 10)) is image
+
+
+def test_shrinking_by_less_than_half_keeps_a_pip() -> None:
+    # a dark pip 9 px across on a light face, shrunk by 1.65 (as a window of a 1280 x 960
+    # frame is): bilinear, its darkest point within a few grey levels of the area average's
+    image = np.full((165, 165), 220, np.uint8)
+    cv2.circle(image, (82, 82), 4, 30, -1, cv2.LINE_AA)
+    got = resize(image, (100, 100))
+    want = cv2.resize(image, (100, 100), interpolation=cv2.INTER_AREA)
+    assert abs(int(got.min()) - int(want.min())) <= 12 and got.min() < 80
+    assert np.abs(got.astype(int) - want).mean() < 1.0
+
