@@ -997,6 +997,13 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
 CUT_NONE = "something cut by the frame edge at {where} may be a die"
 #: The reason given for a die smeared by motion.
 MOVING = "die at {where} is moving: smeared, no face can be read"
+#: Least confidence of a die in an ``ok`` answer (its grid's margin, its fit, its pips'
+#: sharpness and the classifier's probability, see :func:`_check` and
+#: :func:`_weigh_read`): on the real photos a laptop key read as a 1 and a die blurred
+#: mid-tumble read as a 2 came out at 0.02-0.03, and one die read right.
+MIN_CONFIDENCE = 0.05
+#: The reason given for a die read less surely than that.
+UNSURE_READ = "die at {where} is read too unsurely to answer"
 
 
 def _moving(img: np.ndarray, finds: list[Candidate], others: list[Candidate],
@@ -1230,6 +1237,9 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
     faint = [c for c in finds if c.score < THRESHOLD]
     early = dict(zip(candidates, asked.result(), strict=True))
     found, unread = _second_opinion(img, sc, found, unread, bare, faint, early)
+    for die in found:
+        if not die.problem and die.confidence < MIN_CONFIDENCE:
+            die.problem, die.detail = "ambiguous", UNSURE_READ
     s = sc.scale
     readings = tuple(
         DieReading(

@@ -318,6 +318,23 @@ class TestSecondOpinion:
         roll = read(img)
         assert roll.ok == ok and roll.values == (4,), roll
 
+    @pytest.mark.parametrize(("p", "ok"), [(0.03, False), (0.1, True)])
+    def test_a_die_read_with_almost_no_confidence_is_refused(
+        self, monkeypatch: pytest.MonkeyPatch, p: float, ok: bool
+    ) -> None:
+        def fake(frame: np.ndarray, where: list, turns: int = 4,
+                 first: np.ndarray | None = None) -> np.ndarray:
+            probs = np.full((len(where), len(CLASSES)), 0.02)
+            probs[:, CLASSES.index("unreadable")] = 0.7  # its likeliest: no face to read
+            probs[:, 2] = p  # the 2 the pips read: its confidence is no more than this
+            return probs
+
+        classifier_answers(monkeypatch, fake)
+        roll = read(tray([(320, 240, 2, 64, 0)]))
+        assert roll.ok == ok and roll.values == (2,), roll
+        if not ok:
+            assert roll.kind == "ambiguous" and "too unsurely" in roll.reason
+
     def test_agreeing_opinions_read_ok(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.classifier_says(monkeypatch, 3, 0.9)
         roll = read(tray([(320, 240, 3, 64, 0)]))
@@ -339,7 +356,8 @@ class TestSecondOpinion:
                  first: np.ndarray | None = None) -> np.ndarray:
             probs = np.full((len(where), len(CLASSES)), 0.01)
             probs[:, CLASSES.index("none")] = 0.5  # its likeliest answer: no die
-            probs[:, 1] = other  # ... else a 1, and hardly the 2 the pips read
+            probs[:, 1] = other  # ... else a 1
+            probs[:, 2] = 0.1  # ... and hardly the 2 the pips read
             return probs
 
         classifier_answers(monkeypatch, fake)
@@ -449,7 +467,8 @@ class TestMovingDice:
     @staticmethod
     def setup(monkeypatch: pytest.MonkeyPatch, find: Candidate, unreadable: float) -> None:
         """The detector finds the sharp die and ``find``; the classifier reads the sharp
-        die as a 3 and is ``unreadable`` sure that no face can be read elsewhere."""
+        die as a 3 and is ``unreadable`` sure that no face can be read elsewhere (giving
+        the 5 there a little: at under 0.05 that die is read too unsurely to answer)."""
         monkeypatch.setattr(recognizer, "find_dice", lambda img, threshold=THRESHOLD, *_: [
             c for c in (TestMovingDice.SHARP, find) if c.score >= threshold])
 
@@ -461,6 +480,7 @@ class TestMovingDice:
                     row[3] = 0.93
                 else:
                     row[CLASSES.index("unreadable")] = unreadable
+                    row[5] = 0.06
             return probs
 
         classifier_answers(monkeypatch, classify)
