@@ -26,6 +26,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from benchmarks.vision import engine_chosen  # noqa: E402
+from dicetray.vision import recognizer  # noqa: E402
 from dicetray.vision.classifier import TURNS, classify  # noqa: E402
 from dicetray.vision.detector import detect  # noqa: E402
 from dicetray.vision.networks import ENGINES  # noqa: E402
@@ -50,6 +51,34 @@ def median_ms(frames: list[np.ndarray],
     return {engine: statistics.median(ms) for engine, ms in times.items()}
 
 
+def windows_scaled_ms(frames: list[np.ndarray]) -> dict[str, float]:
+    """Per engine, the median over ``frames`` of the time a whole read spends scaling the
+    pip windows to the working scale (every call of the recognizer's ``resize``, summed;
+    the second of two reads kept)."""
+    spent: list[float] = []
+    plain = recognizer.resize
+
+    def timed(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+        start = time.perf_counter()
+        out = plain(image, size)
+        spent.append((time.perf_counter() - start) * 1000)
+        return out
+
+    times: dict[str, list[float]] = {engine: [] for engine in ENGINES}
+    recognizer.resize = timed  # type: ignore[assignment]
+    try:
+        for frame in frames:
+            for engine in ENGINES:
+                with engine_chosen(engine):
+                    read(frame)
+                    spent.clear()
+                    read(frame)
+                    times[engine].append(sum(spent))
+    finally:
+        recognizer.resize = plain  # type: ignore[assignment]
+    return {engine: statistics.median(ms) for engine, ms in times.items()}
+
+
 def stages(size: tuple[int, int], frames: int, seed: int) -> dict[str, dict[str, float]]:
     """Median ms of each stage at one frame size, per engine."""
     shots = [f for f, _ in render_dataset(frames, seed=seed, hard=False, dice=5, image_size=size)]
@@ -57,6 +86,7 @@ def stages(size: tuple[int, int], frames: int, seed: int) -> dict[str, dict[str,
     return {
         "whole read": median_ms(shots, lambda i, f: read(f)),
         "detector (resize + network + peaks)": median_ms(shots, lambda i, f: detect(f)),
+        "pip windows scaled (within the whole read)": windows_scaled_ms(shots),
         "classifier, each die once": median_ms(shots, lambda i, f: classify(f, dice[i], turns=1)),
         f"classifier, each die at {TURNS} turns": median_ms(
             shots, lambda i, f: classify(f, dice[i])),

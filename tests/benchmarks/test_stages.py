@@ -8,8 +8,10 @@ import re
 
 import pytest
 
-from benchmarks.stages import SIZES, main, median_ms
+from benchmarks.stages import SIZES, main, median_ms, windows_scaled_ms
+from dicetray.vision import recognizer
 from dicetray.vision.networks import ENGINE_VARIABLE, ENGINES
+from dicetray.vision.render import render_dataset
 
 
 def test_prints_a_row_per_stage_with_a_time_per_size(capsys: pytest.CaptureFixture[str]) -> None:
@@ -17,11 +19,21 @@ def test_prints_a_row_per_stage_with_a_time_per_size(capsys: pytest.CaptureFixtu
     lines = capsys.readouterr().out.splitlines()
     rows = lines[2:]
     assert [r.split(" | ")[0].strip("| ") for r in rows] == [
-        "whole read", "detector (resize + network + peaks)", "classifier, each die once",
+        "whole read", "detector (resize + network + peaks)",
+        "pip windows scaled (within the whole read)", "classifier, each die once",
         "classifier, each die at 4 turns"]
     for row in rows:
         times = [float(t) for t in re.findall(r"\| (\d+\.\d) ", row + " ")]
-        assert len(times) == len(SIZES) * len(ENGINES) and all(t > 0 for t in times)
+        assert len(times) == len(SIZES) * len(ENGINES) and all(t >= 0 for t in times)
+        assert "windows" in row or all(t > 0 for t in times)
+
+
+def test_the_windows_are_timed_inside_a_whole_read_and_the_resize_is_put_back() -> None:
+    plain = recognizer.resize
+    frame = render_dataset(1, seed=3, hard=False, dice=5, image_size=(640, 480))
+    medians = windows_scaled_ms([next(iter(frame))[0]])
+    assert sorted(medians) == sorted(ENGINES) and all(ms > 0 for ms in medians.values())
+    assert recognizer.resize is plain
 
 
 def test_the_median_is_of_the_second_run_and_the_engines_take_turns(
