@@ -151,16 +151,18 @@ def _strongest(maps: np.ndarray) -> np.ndarray:
     return out
 
 
-def pip_maps(image: np.ndarray, kernel: int, every_channel: bool = False) -> PipMaps:
+def pip_maps(image: np.ndarray, kernel: int, every_channel: bool = False,
+             extremes: tuple[np.ndarray, np.ndarray] | None = None) -> PipMaps:
     """Contrast maps for dark and light blobs smaller than ``kernel`` pixels.
 
     Both channel extremes are used for both polarities: a yellow pip on a teal face is
     light only in the maximum channel, a blue pip on a white face dark only in the minimum.
     With ``every_channel`` each colour channel is used as well: a red pip on a blue face
     is about as bright as the face in the maximum and as dark in the minimum, but darker
-    in the blue channel.
+    in the blue channel. ``extremes``: the image's :func:`channels`, when worked out
+    already.
     """
-    planes = channels(image)
+    planes = extremes if extremes is not None else channels(image)
     if image.ndim != 3:
         return hat_maps(planes[0], kernel)
     if every_channel:

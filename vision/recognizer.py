@@ -184,7 +184,8 @@ def _face_pips(work: np.ndarray, kernel: int, closer: bool = False,
     ``closer``: looked for in every colour channel too, and cut out of larger blobs (see
     :func:`dicetray.vision.pips.find_pips`); ``hue``: and in each opponent channel alone
     (:func:`dicetray.vision.pips.chroma`: a red pip on a grey or blue face)."""
-    maps = pip_maps(work, kernel, every_channel=closer)
+    extremes = channels(work)
+    maps = pip_maps(work, kernel, every_channel=closer, extremes=extremes)
     pips = find_pips(work, kernel, maps, split=closer)
     hues = chroma(work) if hue else ()
     for ch in hues:
@@ -200,7 +201,7 @@ def _face_pips(work: np.ndarray, kernel: int, closer: bool = False,
     dark_ok = np.zeros(len(pips), bool)
     light_ok = np.zeros(len(pips), bool)
     at_pip, on_ring = _pixels(work.shape, pips.x, pips.y), _pixels(work.shape, rx, ry)
-    for ch in (*channels(work), *cv2.split(work), *hues) if closer else channels(work):
+    for ch in (*extremes, *cv2.split(work), *hues) if closer else extremes:
         centre = ch[at_pip].astype(np.float32)[:, None]
         ring = np.sort(ch[on_ring].astype(np.float32), axis=1)
         # the third-worst ring sample, so a neighbouring pip does not veto a pip
