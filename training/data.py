@@ -52,12 +52,45 @@ def _random_colour(rng: np.random.Generator, lo: int = 0, hi: int = 255) -> tupl
     return tuple(int(v) for v in np.clip(grey + tint, 0, 255))  # type: ignore[return-value]
 
 
+#: Dark bodies of smoky translucent dice (BGR): grey, black, dark red, dark blue.
+_SMOKY_BODIES: tuple[tuple[int, int, int], ...] = ((60, 58, 56), (26, 24, 24), (30, 26, 96),
+                                                    (96, 40, 22))
+#: Coloured pips (BGR): red, orange, yellow, white.
+_BRIGHT_PIPS: tuple[tuple[int, int, int], ...] = ((40, 36, 214), (30, 128, 240), (40, 214, 236),
+                                                   (236, 236, 232))
+
+
+def _jitter(rng: np.random.Generator, colour: tuple[int, int, int],
+            spread: float = 14.0) -> tuple[int, int, int]:
+    """A colour moved a little in each channel."""
+    moved = np.clip(np.array(colour, np.float64) + rng.normal(0, spread, 3), 0, 255)
+    return tuple(int(v) for v in moved)  # type: ignore[return-value]
+
+
+def _pip_layout(rng: np.random.Generator) -> tuple[float, float]:
+    """The pips' diameter and spacing: from a little smaller than most dice's to the large
+    ones of gaming dice, now and then crowded towards the face's middle (a 6's pips still
+    apart)."""
+    pips = float(rng.uniform(0.13, 0.25)) if rng.random() < 0.4 else 0.17
+    spacing = float(rng.uniform(0.19, 0.27)) if rng.random() < 0.3 else 0.27
+    return min(pips, spacing / 1.15), spacing
+
+
 def random_style(rng: np.random.Generator) -> DiceStyle:
     """A dice style: a known one, or any body colour with dark or light pips, often of
-    another size than most dice's."""
+    another size than most dice's; one in eight of the latter a dark smoky translucent
+    body with coloured pips (as on many real gaming dice)."""
     if rng.random() < 0.4:
         return STYLES[str(rng.choice(sorted(STYLES)))]
-    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(20, 256)]]])
+    if rng.random() < 0.125:  # smoky: dark, see-through, with red, orange, yellow or white pips
+        body = _jitter(rng, _SMOKY_BODIES[int(rng.integers(len(_SMOKY_BODIES)))])
+        pip = _jitter(rng, _BRIGHT_PIPS[int(rng.integers(len(_BRIGHT_PIPS)))])
+        diameter, spacing = _pip_layout(rng)
+        return DiceStyle("random", body, pip, opacity=float(rng.uniform(0.6, 0.85)),
+                         gloss=float(rng.uniform(0.3, 0.8)), pip_diameter=diameter,
+                         pip_spacing=spacing)
+    hue = int(rng.integers(0, 180))
+    hsv = np.uint8([[[hue, rng.integers(0, 256), rng.integers(20, 256)]]])
     body = tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
     luma = 0.114 * body[0] + 0.587 * body[1] + 0.299 * body[2]
     if luma > 150 or (luma > 90 and rng.random() < 0.5):
@@ -68,19 +101,18 @@ def random_style(rng: np.random.Generator) -> DiceStyle:
             pip = (int(rng.integers(0, 120)), int(rng.integers(150, 230)), 230)
     if rng.random() < 0.4:  # pips of any hue, as long as some channel sets them apart
         for _ in range(10):
-            hue, sat, val = rng.integers(0, 180), rng.integers(120, 256), rng.integers(60, 256)
-            hsv = np.uint8([[[hue, sat, val]]])
+            hue2, sat, val = rng.integers(0, 180), rng.integers(120, 256), rng.integers(60, 256)
+            hsv = np.uint8([[[hue2, sat, val]]])
             cand = tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
             if max(abs(a - b) for a, b in zip(cand, body, strict=True)) >= 80:
                 pip = cand
                 break
+    if 80 <= hue < 130 and rng.random() < 0.3:  # red pips on blue and teal bodies
+        pip = _jitter(rng, _BRIGHT_PIPS[0])
     opacity = float(rng.uniform(0.65, 0.9)) if rng.random() < 0.15 else 1.0
-    # pips from a little smaller than most dice's to the large ones of gaming dice, now
-    # and then crowded towards the face's middle (a 6's pips still apart)
-    pips = float(rng.uniform(0.13, 0.25)) if rng.random() < 0.4 else 0.17
-    spacing = float(rng.uniform(0.19, 0.27)) if rng.random() < 0.3 else 0.27
+    diameter, spacing = _pip_layout(rng)
     return DiceStyle("random", body, pip, opacity=opacity, gloss=float(rng.uniform(0.1, 0.7)),
-                     pip_diameter=min(pips, spacing / 1.15), pip_spacing=spacing)
+                     pip_diameter=diameter, pip_spacing=spacing)
 
 
 def _look(rng: np.random.Generator) -> Look:
