@@ -101,8 +101,8 @@ def random_style(rng: np.random.Generator) -> DiceStyle:
             pip = (int(rng.integers(0, 120)), int(rng.integers(150, 230)), 230)
     if rng.random() < 0.4:  # pips of any hue, as long as some channel sets them apart
         for _ in range(10):
-            hue2, sat, val = rng.integers(0, 180), rng.integers(120, 256), rng.integers(60, 256)
-            hsv = np.uint8([[[hue2, sat, val]]])
+            pip_hue, sat, val = rng.integers(0, 180), rng.integers(120, 256), rng.integers(60, 256)
+            hsv = np.uint8([[[pip_hue, sat, val]]])
             cand = tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
             if max(abs(a - b) for a, b in zip(cand, body, strict=True)) >= 80:
                 pip = cand
