@@ -829,11 +829,13 @@ def _opinions(img: np.ndarray, every: list[_Die],
 
 
 def _fewer_than_seen(sc: _Scene, die: _Die, p: np.ndarray) -> None:
-    """Look closer at a die in doubt whose pips read fewer than the classifier's likeliest
-    value (its probabilities ``p``), and read it from the pips found there when they make
-    a face of more pips: a red pip on a blue face, or on a dark smoky one, shows in no
-    channel extreme the scene's pips are found on. The face read stays in doubt unless the
-    classifier confirms it (:data:`CONFIRM`, see :func:`_weigh_read`)."""
+    """Look closer (:func:`_look_closer`) at a die in doubt, or whose value the classifier
+    all but excludes (:data:`NET_DOUBT`), whose pips read fewer than the classifier's
+    likeliest value (its probabilities ``p``; :data:`OTHER_VALUE` at least), and read it
+    from the pips found there when they make a face of more pips: a red pip on a blue
+    face, or on a dark smoky one, shows in no channel extreme the scene's pips are found
+    on. The face read stays in doubt unless the classifier confirms it (:data:`CONFIRM`,
+    see :func:`_weigh_read`)."""
     seen = 1 + int(np.argmax(p[1:7]))
     if (die.found is None or die.fallback is not None or seen <= die.value
             or float(p[seen]) < OTHER_VALUE or die.problem not in ("", "ambiguous")
@@ -844,10 +846,8 @@ def _fewer_than_seen(sc: _Scene, die: _Die, p: np.ndarray) -> None:
     if closer is not None and closer.value > die.value:
         _check(sc, [closer])
         if closer.problem in ("", "ambiguous"):
-            die.value, die.fit, die.offset, die.pips = (closer.value, closer.fit, closer.offset,
-                                                        closer.pips)
+            _take(die, closer, 1.0)
             die.dark, die.spots_map = closer.dark, closer.spots_map
-            die.confidence = closer.confidence
             die.problem, die.detail = "ambiguous", ""  # settled if the classifier confirms it
             return
     sc.pips, sc.face = old
