@@ -52,7 +52,7 @@ import itertools
 import math
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -63,7 +63,7 @@ from dicetray.vision.detector import THRESHOLD, Candidate, find_dice, median_siz
 from dicetray.vision.errors import FrameError
 from dicetray.vision.faces import fit_or_split, groups, linkable
 from dicetray.vision.layouts import LayoutFit, fit_layout, value_of_spots
-from dicetray.vision.pips import Pips, channels, chroma, find_pips, hat_maps, pip_maps
+from dicetray.vision.pips import PipMaps, Pips, channels, chroma, find_pips, hat_maps, pip_maps
 from dicetray.vision.reading import DieReading, Reading
 from dicetray.vision.resize import resize
 
@@ -185,14 +185,16 @@ def _face_pips(work: np.ndarray, kernel: int, closer: bool = False,
     :func:`dicetray.vision.pips.find_pips`); ``hue``: and in each opponent channel alone
     (:func:`dicetray.vision.pips.chroma`: a red pip on a grey or blue face)."""
     extremes = channels(work)
-    maps = pip_maps(work, kernel, every_channel=closer, extremes=extremes)
+    maps = pip_maps(work, kernel, every_channel=closer, extremes=extremes, planes=closer)
     pips = find_pips(work, kernel, maps, split=closer)
     hues = chroma(work) if hue else ()
     for ch in hues:
         # each opponent channel on its own: maxed into the maps above, a face's light
         # swirl runs a pip's blob into the next one's
-        more = find_pips(work, kernel, hat_maps(ch, kernel), split=True)
+        own = hat_maps(ch, kernel, planes=True)
+        more = find_pips(work, kernel, own, split=True)
         pips = Pips.join([pips, more.take(more.apart_from(pips))])
+        maps = replace(maps, planes=maps.planes + own.planes)
     if len(pips) == 0:
         return pips, np.zeros((0, 3), np.float32), maps
     radius = pips.d / 2 + np.maximum(1.5, 0.2 * pips.d)
@@ -517,8 +519,8 @@ def _look_closer(sc: _Scene, cand: Candidate) -> _Die | None:
     x1, y1 = min(w, math.ceil(centre[0] + r)), min(h, math.ceil(centre[1] + r))
     if min(x1 - x0, y1 - y0) < 8:
         return None
-    pips, face, _ = _face_pips(sc.work[y0:y1, x0:x1], _odd(2.2 * WORK_PIP), closer=True,
-                               hue=cand.score >= SURE_DIE)
+    pips, face, maps = _face_pips(sc.work[y0:y1, x0:x1], _odd(2.2 * WORK_PIP), closer=True,
+                                  hue=cand.score >= SURE_DIE)
     pips = pips.shifted(x0, y0)
     old = sc.pips
     near = np.hypot(pips.x - centre[0], pips.y - centre[1]) <= 1.1 * HALF_EDGE * a
@@ -532,22 +534,19 @@ def _look_closer(sc: _Scene, cand: Candidate) -> _Die | None:
         sc.pips, sc.face = old, sc.face[:len(old)]
         return None
     if die.value > 1:
-        die.spots_map = (_best_plane(sc.work[y0:y1, x0:x1], sc.pips.take(np.array(die.pips)),
-                                     x0, y0, cand.score >= SURE_DIE), x0, y0)
+        die.spots_map = (_best_plane(maps, sc.pips.take(np.array(die.pips)), x0, y0), x0, y0)
     return die
 
 
-def _best_plane(win: np.ndarray, pips: Pips, x0: int, y0: int, hue: bool) -> np.ndarray:
-    """The contrast map of a window in which a face's ``pips`` (working px) stand out
-    best: each colour channel, its extremes (and the opponent channels when ``hue``),
-    either polarity, widened as the scene's maps are (see :func:`_scene`)."""
-    kernel = _odd(2.2 * WORK_PIP)
-    planes = [*channels(win), *cv2.split(win), *(chroma(win) if hue else ())]
-    at = _pixels(win.shape, pips.x - x0, pips.y - y0)
+def _best_plane(maps: PipMaps, pips: Pips, x0: int, y0: int) -> np.ndarray:
+    """The contrast map of a window (its ``maps``, with each plane's own kept: the colour
+    channels, their extremes and, on a sure find, the opponent channels) in which a face's
+    ``pips`` (working px) stand out best, either polarity, widened as the scene's maps
+    are (see :func:`_scene`)."""
+    at = _pixels(maps.dark.shape, pips.x - x0, pips.y - y0)
     best, strength = None, -1.0
-    for plane in planes:
-        maps = hat_maps(plane, kernel)
-        for m in (maps.dark, maps.light):
+    for plane in maps.planes:
+        for m in plane:
             weakest = float(m[at].min())
             if weakest > strength:
                 best, strength = m, weakest
