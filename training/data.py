@@ -67,6 +67,15 @@ def _jitter(rng: np.random.Generator, colour: tuple[int, int, int],
     return tuple(int(v) for v in moved)  # type: ignore[return-value]
 
 
+def _dim(colour: tuple[int, int, int], light: float) -> tuple[int, int, int]:
+    """A colour at ``light`` of its brightness (its hue kept).
+
+    >>> _dim((40, 36, 214), 0.5)
+    (20, 18, 107)
+    """
+    return tuple(round(v * light) for v in colour)  # type: ignore[return-value]
+
+
 def _pip_layout(rng: np.random.Generator) -> tuple[float, float]:
     """The pips' diameter and spacing: from a little smaller than most dice's to the large
     ones of gaming dice, now and then crowded towards the face's middle (a 6's pips still
@@ -79,12 +88,15 @@ def _pip_layout(rng: np.random.Generator) -> tuple[float, float]:
 def random_style(rng: np.random.Generator) -> DiceStyle:
     """A dice style: a known one, or any body colour with dark or light pips, often of
     another size than most dice's; one in eight of the latter a dark smoky translucent
-    body with coloured pips (as on many real gaming dice)."""
+    body with coloured pips (as on many real gaming dice), half of them dull (dark red
+    paint that stands out from the body by little more than its hue)."""
     if rng.random() < 0.4:
         return STYLES[str(rng.choice(sorted(STYLES)))]
     if rng.random() < 0.125:  # smoky: dark, see-through, with red, orange, yellow or white pips
         body = _jitter(rng, _SMOKY_BODIES[int(rng.integers(len(_SMOKY_BODIES)))])
         pip = _jitter(rng, _BRIGHT_PIPS[int(rng.integers(len(_BRIGHT_PIPS)))])
+        if rng.random() < 0.5:  # dull paint, told from the body by little more than its hue
+            pip = _dim(pip, float(rng.uniform(0.25, 0.6)))
         diameter, spacing = _pip_layout(rng)
         return DiceStyle("random", body, pip, opacity=float(rng.uniform(0.6, 0.85)),
                          gloss=float(rng.uniform(0.3, 0.8)), pip_diameter=diameter,

@@ -70,3 +70,14 @@ def test_random_styles_include_smoky_dice_and_red_pips_on_blue() -> None:
                    and s.pip_color[2] > 150 and s.pip_color[0] < 90]
     assert len(smoky) >= 120 and len(red_on_blue) >= 40  # before: 72 and 18
 
+
+
+def test_half_the_smoky_dice_have_dull_pips() -> None:
+    # real smoky dice often have dark red pips barely redder than the body, which the
+    # classifier read as unreadable when it had seen only bright ones
+    rng = np.random.default_rng(1)
+    styles = [random_style(rng) for _ in range(4000)]
+    smoky = [s for s in styles if s.opacity < 0.9 and max(s.die_color) < 130
+             and max(s.pip_color) > 40]
+    dull = [s for s in smoky if max(s.pip_color) < 150]
+    assert len(smoky) >= 240 and 0.35 < len(dull) / len(smoky) < 0.65
