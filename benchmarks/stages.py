@@ -86,6 +86,8 @@ def stages(size: tuple[int, int], frames: int, seed: int) -> dict[str, dict[str,
     return {
         "whole read": median_ms(shots, lambda i, f: read(f)),
         "detector (resize + network + peaks)": median_ms(shots, lambda i, f: detect(f)),
+        "detector, without the mirrored pass": median_ms(
+            shots, lambda i, f: detect(f, mirror=False)),
         "pip windows scaled (within the whole read)": windows_scaled_ms(shots),
         "classifier, each die once": median_ms(shots, lambda i, f: classify(f, dice[i], turns=1)),
         f"classifier, each die at {TURNS} turns": median_ms(

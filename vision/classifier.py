@@ -14,17 +14,15 @@ only where both agree, so a face the pipeline misread is caught rather than repo
 
 from __future__ import annotations
 
-import functools
-import os
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from dicetray.vision.errors import VisionError
-from dicetray.vision.networks import load
+from dicetray.vision.networks import load, soon
 from dicetray.vision.resize import resize
 
 __all__ = ["CLASSES", "CROP", "MODEL", "SPAN", "classify", "classify_soon", "crop", "crops"]
@@ -110,17 +108,4 @@ def classify_soon(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
     >>> classify_soon(frame, [(80.0, 60.0, 40.0)]).result().shape
     (1, 8)
     """
-    if cv2.getNumThreads() <= 1:
-        done: Future[np.ndarray] = Future()
-        done.set_result(classify(frame, dice, turns=turns))
-        return done
-    return _worker().submit(classify, frame, list(dice), turns=turns, threads=1)
-
-
-@functools.cache
-def _worker() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicetray-classifier")
-
-
-# a forked child has none of its parent's threads: it starts a worker of its own
-os.register_at_fork(after_in_child=_worker.cache_clear)
+    return soon(classify, frame, list(dice), turns=turns, threads=1)

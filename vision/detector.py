@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from dicetray.vision.networks import load
+from dicetray.vision.networks import load, soon
 from dicetray.vision.resize import resize
 
 __all__ = ["INPUT_SIDE", "KINDS", "MODEL", "Candidate", "detect", "find_dice", "median_size",
@@ -63,10 +63,19 @@ class Candidate:
     kind: str
 
 
-def heat_maps(frame: np.ndarray, model: Path = MODEL,
-              side: int = INPUT_SIDE) -> tuple[np.ndarray, float]:
-    """The network's raw output (C x gh x gw) for a BGR frame scaled to a long side of
-    ``side`` px, and the scale it ran at."""
+def heat_maps(frame: np.ndarray, model: Path = MODEL, side: int = INPUT_SIDE,
+              mirror: bool = True) -> tuple[np.ndarray, float]:
+    """The network's output (C x gh x gw) for a BGR frame scaled to a long side of
+    ``side`` px, and the scale it ran at.
+
+    With ``mirror`` (as the recognizer reads) the output is averaged with the network's
+    output for the frame's mirror image, mapped back: a die looks the same either way,
+    but the network's scores and sizes do not quite, and a die's score near a threshold
+    or its size decides much downstream (measured on the real photos, each also turned a
+    quarter, half and three quarters: see docs/benchmarks.md). The mirrored pass runs on
+    the networks' worker thread (:func:`dicetray.vision.networks.soon`), each pass on one
+    core.
+    """
     h, w = frame.shape[:2]
     s = side / max(h, w)
     sw, sh = max(8, round(w * s)), max(8, round(h * s))
@@ -75,14 +84,27 @@ def heat_maps(frame: np.ndarray, model: Path = MODEL,
     if (pw, ph) != (sw, sh):
         small = cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_REPLICATE)
     blob = (small.astype(np.float32).transpose(2, 0, 1)[None] / 127.5) - 1.0
-    return load(model, "dice detector").run(blob)[0], s
+    if not mirror:
+        return load(model, "dice detector").run(blob)[0], s
+    mirrored = soon(_mirrored, model, blob)
+    maps = load(model, "dice detector", threads=1).run(blob)[0]
+    return (maps + mirrored.result()) / 2, s
+
+
+def _mirrored(model: Path, blob: np.ndarray) -> np.ndarray:
+    """The network's output for the mirror image of ``blob``, mapped back (columns
+    reversed, the x offsets negated)."""
+    net = load(model, "dice detector", threads=1, copy=1)
+    maps = net.run(np.ascontiguousarray(blob[..., ::-1]))[0][..., ::-1].copy()
+    maps[len(KINDS) + 1] *= -1
+    return maps
 
 
 def detect(frame: np.ndarray, threshold: float = THRESHOLD, model: Path = MODEL,
-           side: int = INPUT_SIDE) -> list[Candidate]:
+           side: int = INPUT_SIDE, mirror: bool = True) -> list[Candidate]:
     """Every die in a BGR ``frame``, most certain first, the frame scaled to a long side
-    of ``side`` px for the network."""
-    maps, s = heat_maps(frame, model, side)
+    of ``side`` px for the network (``mirror``: see :func:`heat_maps`)."""
+    maps, s = heat_maps(frame, model, side, mirror)
     kinds = len(KINDS)
     heat = maps[:kinds].max(axis=0)
     peaks = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
@@ -121,24 +143,24 @@ def side_for(die_size: float, long_side: int) -> int:
 
 
 def find_dice(frame: np.ndarray, threshold: float = THRESHOLD,
-              die_size: float | None = None) -> list[Candidate]:
+              die_size: float | None = None, mirror: bool = True) -> list[Candidate]:
     """Every die in a BGR ``frame`` (see :func:`detect`), the frame scaled for dice of
     ``die_size`` px (:func:`side_for`), or, when that is not known, for the size of the
-    dice a first look at :data:`INPUT_SIDE` finds.
+    dice a first look at :data:`INPUT_SIDE` finds (``mirror``: see :func:`heat_maps`).
 
     >>> find_dice(np.full((480, 640, 3), 128, np.uint8), die_size=60.0)
     []
     """
     finds = None
     if die_size is None:
-        finds = detect(frame, threshold)
+        finds = detect(frame, threshold, mirror=mirror)
         die_size = median_size(finds)
         if die_size is None:
             return finds
     side = side_for(die_size, max(frame.shape[:2]))
     if finds is not None and side == INPUT_SIDE:
         return finds  # the first look was at the right scale
-    return detect(frame, threshold, side=side)
+    return detect(frame, threshold, side=side, mirror=mirror)
 
 
 def _suppress(candidates: list[Candidate]) -> list[Candidate]:

@@ -5,7 +5,10 @@ faster: the dice detector 4.6 against 6.0 ms a 320×240 frame on one thread, the
 classifier 1.4 against 2.7 ms for five dice), else OpenCV's DNN module (always there,
 as on a 32-bit Raspberry Pi OS, for which ONNX Runtime has no wheel). Either runs on as
 many threads as OpenCV is set to (``cv2.setNumThreads``), so one setting holds for the
-whole recognizer. Each network is loaded once per engine and thread count.
+whole recognizer. Each network is loaded once per engine, thread count and copy (a
+thread that runs a network while another runs it too needs a copy of its own: OpenCV's
+are not thread-safe). :func:`soon` runs a network on a worker thread, one core, while
+the caller goes on with the other.
 
 >>> from pathlib import Path
 >>> try:
@@ -22,15 +25,19 @@ from __future__ import annotations
 import functools
 import importlib.util
 import os
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import cv2
 import numpy as np
 
 from dicetray.vision.errors import VisionError
 
-__all__ = ["ENGINES", "ENGINE_VARIABLE", "Network", "default_engine", "load"]
+__all__ = ["ENGINES", "ENGINE_VARIABLE", "Network", "default_engine", "load", "soon"]
+
+T = TypeVar("T")
 
 #: The engines, fastest first.
 ENGINES: tuple[str, ...] = ("onnxruntime", "opencv")
@@ -93,16 +100,18 @@ def default_engine() -> str:
     return ENGINES[0] if importlib.util.find_spec("onnxruntime") else ENGINES[1]
 
 
-def load(path: Path, what: str, engine: str | None = None, threads: int | None = None) -> Network:
+def load(path: Path, what: str, engine: str | None = None, threads: int | None = None,
+         copy: int = 0) -> Network:
     """The network in ONNX file ``path`` on ``engine`` (None: :func:`default_engine`),
     on ``threads`` threads (None: OpenCV's thread count, which OpenCV's engine always
-    uses); ``what`` names it in errors."""
+    uses); ``copy``: which of several loaded copies (one for each thread that runs it at
+    the same time); ``what`` names it in errors."""
     return _load(path, what, engine or default_engine(),
-                 max(1, threads or cv2.getNumThreads()))
+                 max(1, threads or cv2.getNumThreads()), copy)
 
 
-@functools.lru_cache(maxsize=8)
-def _load(path: Path, what: str, engine: str, threads: int) -> Network:
+@functools.lru_cache(maxsize=16)
+def _load(path: Path, what: str, engine: str, threads: int, copy: int) -> Network:
     if not path.is_file():
         raise VisionError(f"{what} model missing: {path} (reinstall dicetray)")
     if engine not in ENGINES:
@@ -117,3 +126,27 @@ def _load(path: Path, what: str, engine: str, threads: int) -> Network:
 
 def _reason(exc: Any) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def soon(work: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
+    """``work(*args, **kwargs)`` on the networks' worker thread, so that the caller's own
+    work goes on meanwhile on another core (a network leaves Python's lock while it
+    runs); with OpenCV set to one thread (one core) it runs at once, here.
+
+    >>> soon(sum, [1, 2, 3]).result()
+    6
+    """
+    if cv2.getNumThreads() <= 1:
+        done: Future[T] = Future()
+        done.set_result(work(*args, **kwargs))
+        return done
+    return _worker().submit(work, *args, **kwargs)
+
+
+@functools.cache
+def _worker() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicetray-networks")
+
+
+# a forked child has none of its parent's threads: it starts a worker of its own
+os.register_at_fork(after_in_child=_worker.cache_clear)

@@ -62,6 +62,44 @@ def test_many_small_dice() -> None:
     assert len(_matched(detect(frame), truth)) >= 17
 
 
+def _mirror_gap(mirror: bool) -> tuple[int, float, float]:
+    """How far the finds of a frame's mirror image lie from its own finds mirrored: the
+    count difference, and the largest place (px) and score differences."""
+    frame, _ = render(random_scene(7, dice=5, image_size=(640, 480)))
+    straight = detect(frame, threshold=0.1, mirror=mirror)
+    flipped = detect(np.ascontiguousarray(frame[:, ::-1]), threshold=0.1, mirror=mirror)
+    place = score = 0.0
+    for c in straight:
+        m = min(flipped, key=lambda f: math.hypot(640 - f.x - c.x, f.y - c.y))
+        place = max(place, math.hypot(640 - m.x - c.x, m.y - c.y))
+        score = max(score, abs(m.score - c.score))
+    return abs(len(straight) - len(flipped)), place, score
+
+
+def test_a_mirror_image_gives_the_same_dice_mirrored() -> None:
+    # the network alone is not quite mirror-symmetric (the same die scores and sits a
+    # little differently), so its output is averaged with its mirror image's
+    assert _mirror_gap(mirror=True) == (0, pytest.approx(0, abs=1e-3),
+                                        pytest.approx(0, abs=1e-5))
+    count, place, score = _mirror_gap(mirror=False)
+    assert place > 0.05 or score > 0.01 or count
+
+
+def test_one_core_and_two_find_the_same_dice() -> None:
+    frame, _ = render(random_scene(8, dice=3, image_size=(320, 240)))
+    before = cv2.getNumThreads()
+    try:
+        answers = []
+        for threads in (1, 2):
+            cv2.setNumThreads(threads)
+            answers.append(detect(frame))
+    finally:
+        cv2.setNumThreads(before)
+    assert len(answers[0]) == len(answers[1]) == 3
+    for one, two in zip(*answers, strict=True):
+        assert (one.x, one.y, one.score) == pytest.approx((two.x, two.y, two.score), abs=1e-4)
+
+
 def test_a_missing_model_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(VisionError, match="model missing"):
         detect(np.zeros((64, 64, 3), np.uint8), model=tmp_path / "gone.onnx")
@@ -78,9 +116,10 @@ class TestScale:
         real = detector.detect
 
         def spy(frame: np.ndarray, threshold: float = detector.THRESHOLD,
-                model: Path = detector.MODEL, side: int = INPUT_SIDE) -> list[Candidate]:
+                model: Path = detector.MODEL, side: int = INPUT_SIDE,
+                mirror: bool = True) -> list[Candidate]:
             seen.append(side)
-            return real(frame, threshold, model, side)
+            return real(frame, threshold, model, side, mirror)
 
         monkeypatch.setattr(detector, "detect", spy)
         return seen

@@ -192,7 +192,8 @@ class TestRefusals:
         img = tray([(320, 240, 6, 64, 0)])
         cv2.line(img, (303, 223), (303, 240), BLACK, 9)  # two pips of one column run together
         roll = read(img)
-        assert roll.status == "unsure", roll
+        # refused, or read as the 6 it is (the classifier sees a 6): never answered as a 5
+        assert roll.status == "unsure" or roll.values == (6,), roll
 
 
 class TestSecondOpinion:
@@ -357,7 +358,7 @@ class TestSecondOpinion:
             probs = np.full((len(where), len(CLASSES)), 0.01)
             probs[:, CLASSES.index("none")] = 0.5  # its likeliest answer: no die
             probs[:, 1] = other  # ... else a 1
-            probs[:, 2] = 0.1  # ... and hardly the 2 the pips read
+            probs[:, 2] = 0.18  # ... and hardly the 2 the pips read (under NET_DOUBT)
             return probs
 
         classifier_answers(monkeypatch, fake)
