@@ -1,5 +1,6 @@
 """Photos made harder on purpose, to see how the recognizer copes with photos unlike the
-labelled sets: taken from farther away, blurred by a moving hand, out of focus.
+labelled sets: taken from farther away, blurred by a moving hand, out of focus, or held
+another way up (the same photo turned: whatever the recognizer says should not change).
 
 A distortion is named ``kind:amount`` (see :data:`KINDS`):
 
@@ -8,10 +9,12 @@ A distortion is named ``kind:amount`` (see :data:`KINDS`):
 (80, 120, 3)
 >>> distort(frame, "motion:9").shape, distort(frame, "defocus:3").shape
 ((40, 60, 3), (40, 60, 3))
+>>> distort(frame, "turn:90").shape
+(60, 40, 3)
 >>> distort(frame, "fog:2")
 Traceback (most recent call last):
 ...
-ValueError: unknown distortion 'fog:2'; use zoom-out:F, motion:PX or defocus:PX
+ValueError: unknown distortion 'fog:2'; use zoom-out:F, motion:PX, defocus:PX or turn:90|180|270
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-__all__ = ["KINDS", "defocused", "distort", "motion_blurred", "zoomed_out"]
+__all__ = ["KINDS", "defocused", "distort", "motion_blurred", "turned", "zoomed_out"]
 
 
 def zoomed_out(frame: np.ndarray, factor: float) -> np.ndarray:
@@ -65,11 +68,25 @@ def defocused(frame: np.ndarray, radius: float) -> np.ndarray:
     return cv2.filter2D(frame, -1, disc / disc.sum())
 
 
+def turned(frame: np.ndarray, degrees: float) -> np.ndarray:
+    """``frame`` turned clockwise by a whole number of quarter turns (``degrees`` 90, 180
+    or 270; 0 leaves it as it is).
+
+    >>> turned(np.arange(6, dtype=np.uint8).reshape(2, 3), 90).tolist()
+    [[3, 0], [4, 1], [5, 2]]
+    """
+    quarters, rest = divmod(degrees, 90)
+    if rest:
+        raise ValueError(f"a turn is a whole number of quarter turns, not {degrees}°")
+    return np.ascontiguousarray(np.rot90(frame, -int(quarters) % 4))
+
+
 #: The distortions by name, each taking the frame and its amount.
 KINDS: dict[str, Callable[[np.ndarray, float], np.ndarray]] = {
     "zoom-out": zoomed_out,
     "motion": motion_blurred,
     "defocus": defocused,
+    "turn": turned,
 }
 
 
@@ -80,5 +97,6 @@ def distort(frame: np.ndarray, spec: str) -> np.ndarray:
         return KINDS[kind](frame, float(amount))
     except (KeyError, ValueError):
         raise ValueError(
-            f"unknown distortion {spec!r}; use zoom-out:F, motion:PX or defocus:PX"
+            f"unknown distortion {spec!r}; use zoom-out:F, motion:PX, defocus:PX or "
+            "turn:90|180|270"
         ) from None

@@ -425,7 +425,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--distort", metavar="KIND:AMOUNT",
         help="make each photo harder: zoom-out:F (dice F times smaller in the frame), "
-        "motion:PX (smeared PX px), defocus:PX (out of focus, PX px blur radius)"
+        "motion:PX (smeared PX px), defocus:PX (out of focus, PX px blur radius), "
+        "turn:DEG (turned clockwise by 90, 180 or 270 degrees)"
     )
     parser.add_argument("--no-recognizer", action="store_true", help="run the baseline only")
     parser.add_argument("--out", type=Path, help="write the Vision section into this Markdown file")

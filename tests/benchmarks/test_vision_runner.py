@@ -142,8 +142,10 @@ def test_parse_args_checks_sets_and_size() -> None:
     with pytest.raises(SystemExit):
         parse_args(["--rendered-size", "big"])
     assert parse_args(["--distort", "motion:9"]).distort == "motion:9"
-    with pytest.raises(SystemExit):
-        parse_args(["--distort", "fog:2"])
+    assert parse_args(["--distort", "turn:270"]).distort == "turn:270"
+    for wrong in ("fog:2", "turn:45"):
+        with pytest.raises(SystemExit):
+            parse_args(["--distort", wrong])
 
 
 def test_photos_are_distorted_when_asked(tmp_path: Path) -> None:
@@ -155,8 +157,10 @@ def test_photos_are_distorted_when_asked(tmp_path: Path) -> None:
     path = tmp_path / "roll.png"
     cv2.imwrite(str(path), np.full((30, 40, 3), 120, np.uint8))
     photo = Photo("test", "roll.png", path, (3,), 1)
-    plain, far = (next(iter(photo_samples([photo], how))).load() for how in (None, "zoom-out:2"))
+    plain, far, turned = (next(iter(photo_samples([photo], how))).load()
+                          for how in (None, "zoom-out:2", "turn:90"))
     assert plain.shape == (30, 40, 3) and far.shape == (60, 80, 3)
+    assert turned.shape == (40, 30, 3)
 
 
 def test_speed_times_every_method_at_both_sizes() -> None:
