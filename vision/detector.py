@@ -73,8 +73,8 @@ def heat_maps(frame: np.ndarray, model: Path = MODEL, side: int = INPUT_SIDE,
     but the network's scores and sizes do not quite, and a die's score near a threshold
     or its size decides much downstream (measured on the real photos, each also turned a
     quarter, half and three quarters: see docs/benchmarks.md). The mirrored pass runs on
-    the networks' worker thread (:func:`dicetray.vision.networks.soon`), each pass on one
-    core.
+    the networks' worker thread (:func:`dicetray.vision.networks.soon`), each pass on half
+    the cores.
     """
     h, w = frame.shape[:2]
     s = side / max(h, w)
@@ -86,15 +86,16 @@ def heat_maps(frame: np.ndarray, model: Path = MODEL, side: int = INPUT_SIDE,
     blob = (small.astype(np.float32).transpose(2, 0, 1)[None] / 127.5) - 1.0
     if not mirror:
         return load(model, "dice detector").run(blob)[0], s
-    mirrored = soon(_mirrored, model, blob)
-    maps = load(model, "dice detector", threads=1).run(blob)[0]
+    half = max(1, cv2.getNumThreads() // 2)  # each pass on half the cores
+    mirrored = soon(_mirrored, model, blob, half)
+    maps = load(model, "dice detector", threads=half).run(blob)[0]
     return (maps + mirrored.result()) / 2, s
 
 
-def _mirrored(model: Path, blob: np.ndarray) -> np.ndarray:
+def _mirrored(model: Path, blob: np.ndarray, threads: int) -> np.ndarray:
     """The network's output for the mirror image of ``blob``, mapped back (columns
     reversed, the x offsets negated)."""
-    net = load(model, "dice detector", threads=1, copy=1)
+    net = load(model, "dice detector", threads=threads, copy=1)
     maps = net.run(np.ascontiguousarray(blob[..., ::-1]))[0][..., ::-1].copy()
     maps[len(KINDS) + 1] *= -1
     return maps
