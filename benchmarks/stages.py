@@ -36,19 +36,29 @@ from dicetray.vision.render import render_dataset  # noqa: E402
 SIZES = ((640, 480), (1280, 960))
 
 
-def median_ms(frames: list[np.ndarray],
-              run: Callable[[int, np.ndarray], object]) -> dict[str, float]:
-    """Per engine, the median over ``frames`` of the second of two runs of
-    ``run(index, frame)``; the engines take turns on each frame."""
+def _per_engine(frames: list[np.ndarray],
+                measure: Callable[[int, np.ndarray], float]) -> dict[str, float]:
+    """Per engine, the median over ``frames`` of ``measure(index, frame)`` (ms); the
+    engines take turns on each frame."""
     times: dict[str, list[float]] = {engine: [] for engine in ENGINES}
     for i, frame in enumerate(frames):
         for engine in ENGINES:
             with engine_chosen(engine):
-                run(i, frame)
-                start = time.perf_counter()
-                run(i, frame)
-                times[engine].append((time.perf_counter() - start) * 1000)
+                times[engine].append(measure(i, frame))
     return {engine: statistics.median(ms) for engine, ms in times.items()}
+
+
+def median_ms(frames: list[np.ndarray],
+              run: Callable[[int, np.ndarray], object]) -> dict[str, float]:
+    """Per engine, the median over ``frames`` of the second of two runs of
+    ``run(index, frame)``; the engines take turns on each frame."""
+    def second_run(i: int, frame: np.ndarray) -> float:
+        run(i, frame)
+        start = time.perf_counter()
+        run(i, frame)
+        return (time.perf_counter() - start) * 1000
+
+    return _per_engine(frames, second_run)
 
 
 def windows_scaled_ms(frames: list[np.ndarray]) -> dict[str, float]:
@@ -64,19 +74,17 @@ def windows_scaled_ms(frames: list[np.ndarray]) -> dict[str, float]:
         spent.append((time.perf_counter() - start) * 1000)
         return out
 
-    times: dict[str, list[float]] = {engine: [] for engine in ENGINES}
+    def second_read(_: int, frame: np.ndarray) -> float:
+        read(frame)
+        spent.clear()
+        read(frame)
+        return sum(spent)
+
     recognizer.resize = timed  # type: ignore[assignment]
     try:
-        for frame in frames:
-            for engine in ENGINES:
-                with engine_chosen(engine):
-                    read(frame)
-                    spent.clear()
-                    read(frame)
-                    times[engine].append(sum(spent))
+        return _per_engine(frames, second_read)
     finally:
         recognizer.resize = plain  # type: ignore[assignment]
-    return {engine: statistics.median(ms) for engine, ms in times.items()}
 
 
 def stages(size: tuple[int, int], frames: int, seed: int) -> dict[str, dict[str, float]]:
