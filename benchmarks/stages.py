@@ -98,7 +98,7 @@ def stages(size: tuple[int, int], frames: int, seed: int) -> dict[str, dict[str,
             shots, lambda i, f: detect(f, mirror=False)),
         "pip windows scaled (within the whole read)": windows_scaled_ms(shots),
         "classifier, each die once": median_ms(shots, lambda i, f: classify(f, dice[i], turns=1)),
-        f"classifier, each die at {TURNS} turns": median_ms(
+        f"classifier, each die in {TURNS} views": median_ms(
             shots, lambda i, f: classify(f, dice[i])),
     }
 

@@ -682,7 +682,7 @@ GUESS = 0.5
 #: ... or how many times likelier than the pips' value it must find its own to show it.
 GUESS_RATIO = 2.0
 #: Below this probability (at first look) for the value the pips read, the classifier
-#: looks again at four quarter turns.
+#: looks again in eight views (four quarter turns, and their mirror images).
 AGREE = 0.5
 #: Classifier probability from which it settles a face the pips read in doubt (a grid
 #: spot unclear, a size unlike the others', a side face's round pips beside it).
@@ -803,9 +803,9 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
 def _opinions(img: np.ndarray, every: list[_Die],
               early: dict[Candidate, np.ndarray]) -> dict[int, np.ndarray]:
     """The classifier's probabilities per die (by ``id``), each read once (taken from
-    ``early`` where it was read already), and again at four quarter turns (surer, but
-    four times the work) where the answer decides something: a die the pips did not
-    read, or read unlike the classifier."""
+    ``early`` where it was read already), and again in eight views (quarter turns and
+    mirror images: surer, but eight times the work) where the answer decides something:
+    a die the pips did not read, or read unlike the classifier."""
     finds = [d.found for d in every]
     assert all(f is not None for f in finds)
     # cropped where the detector saw the die (centring on the pips' fit was measured to
