@@ -713,6 +713,11 @@ BARE_UNREADABLE = 0.75
 #: Classifier probability of a value from which a faint bare find is a die, shown with
 #: that value in an unsure answer (below it, such finds are mostly keys and clips).
 BARE_GUESS = 0.6
+#: Most size, as a share of the median find's, of a find read as a single spot that is
+#: no die unless the classifier is sure of the 1: a die showing 1 is as large as the
+#: others, a speck or a crumb on the tray much smaller (measured: specks 0.47-0.53 of
+#: it, real 1s from 0.68 on, over the real photos and the rendered frames).
+SPECK = 0.6
 #: Least detector score of a faint find that is looked at for a die smeared by motion
 #: (the dice the recognizer reads start at the detector's own threshold).
 FAINT_FIND = 0.12
@@ -856,7 +861,8 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
     """The dice the pips read, weighed against the classifier (``seen``).
 
     A single pip on a faint find is a die only when the classifier is sure of the 1 (or
-    sees another face there). A value the classifier is fairly sure is another
+    sees another face there), and so is one on a find far smaller than the others
+    (:data:`SPECK`). A value the classifier is fairly sure is another
     (:data:`READ_AGAIN`) is read again from the top face alone (:func:`_read_as`);
     failing that, or when the classifier is less sure, a value it reads as another
     (:data:`NET_DOUBT`, :data:`OTHER_VALUE`) is put in doubt. A die the pips read in
@@ -871,7 +877,12 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
              and int(np.argmax(seen[id(d)])) in (_UNREADABLE, 1, _NONE)}
     # one spot on a faint find, which the classifier sees as no other face: a key, a
     # screw, a speck (measured: never a die showing 1 on the real photos)
-    dice = [d for d in dice if id(d) not in faint]
+    sizes = [d.found.size for d in dice if d.found is not None]
+    small = SPECK * statistics.median(sizes) if sizes else 0.0
+    specks = {id(d) for d in dice if d.value == 1 and d.found is not None
+              and d.found.size < small and float(seen[id(d)][1]) < NET_SURE}
+    # one spot on a find far smaller than the other dice: a speck, a crumb
+    dice = [d for d in dice if id(d) not in faint | specks]
     for die in dice:
         p = seen[id(die)]
         value = 1 + int(np.argmax(p[1:7]))  # the value it finds likeliest

@@ -233,6 +233,34 @@ class TestSecondOpinion:
         roll = read(tray([(320, 240, 1, 64, 0)]))
         assert roll.kind == "ambiguous" and roll.values == (5,)
 
+    @pytest.mark.parametrize(("size", "p", "values"), [
+        (24.0, 0.6, (3, 4, 5)),  # a speck far smaller than the dice: no die
+        (24.0, 0.9, (1, 3, 4, 5)),  # ... unless the classifier is sure of the 1
+        (44.0, 0.6, (1, 3, 4, 5)),  # a small die showing 1 (0.69 of the others' size)
+    ])
+    def test_one_spot_on_a_find_far_smaller_than_the_dice_is_a_speck(
+        self, monkeypatch: pytest.MonkeyPatch, size: float, p: float, values: tuple[int, ...]
+    ) -> None:
+        dice = [(160.0, 200.0, 3), (320.0, 200.0, 4), (480.0, 200.0, 5)]
+        found = [Candidate(x, y, 64.0, 0.9, "flat") for x, y, _ in dice]
+        found.append(Candidate(320.0, 380.0, size, 0.9, "flat"))
+        monkeypatch.setattr(recognizer, "find_dice", lambda img, *_: found)
+
+        def fake(frame: np.ndarray, where: list, turns: int = 4,
+                 first: np.ndarray | None = None) -> np.ndarray:
+            probs = np.zeros((len(where), len(CLASSES)))
+            for i, (x, y, _) in enumerate(where):
+                value, q = (1, p) if y > 300 else (next(v for dx, _, v in dice if dx == x), 0.95)
+                probs[i] = (1 - q) / (len(CLASSES) - 1)
+                probs[i, value] = q
+            return probs
+
+        classifier_answers(monkeypatch, fake)
+        img = tray([(x, y, v, 64, 0) for x, y, v in dice], bg=(200, 200, 200))
+        cv2.circle(img, (320, 380), 6, BLACK, -1, cv2.LINE_AA)  # a speck, or a 1's pip
+        roll = read(img)
+        assert roll.values == values, roll
+
     @pytest.mark.parametrize(("score", "p", "values"), [
         (0.7, 0.55, (4,)),  # the detector is sure of the die: refused, showing the 4
         (0.4, 0.65, (4,)),  # a faint find the classifier reads as a 4 fairly surely: too
