@@ -62,6 +62,7 @@ from dicetray.vision.classifier import CLASSES, classify, classify_soon
 from dicetray.vision.detector import THRESHOLD, Candidate, find_dice, median_size
 from dicetray.vision.errors import FrameError
 from dicetray.vision.faces import fit_or_split, groups, linkable
+from dicetray.vision.gradients import Window, structure_at, structure_map
 from dicetray.vision.layouts import LayoutFit, fit_layout, value_of_spots
 from dicetray.vision.pips import PipMaps, Pips, channels, chroma, find_pips, hat_maps, pip_maps
 from dicetray.vision.reading import DieReading, Reading
@@ -172,10 +173,23 @@ class _Scene:
     face: np.ndarray  # per pip BGR face colour
     dark_max: np.ndarray
     light_max: np.ndarray
-    tensor: np.ndarray  # local gradient structure tensor (gxx, gyy, gxy), float32
+    gray: np.ndarray  # the working image in grey, uint8
+    windows: list[Window]  # the parts of the working image read (each filtered alone)
+    box: int  # the side, working px, the gradient structure tensor is averaged over
 
     def peak_map(self, dark: bool) -> np.ndarray:
         return self.dark_max if dark else self.light_max
+
+    def tensor_at(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """The gradient structure tensor (gxx, gyy, gxy) at points, n x 3 float32."""
+        return structure_at(self.gray, self.windows, self.box, x, y)
+
+    def tensor_map(self) -> np.ndarray:
+        """The gradient structure tensor of every pixel (zero outside the windows)."""
+        out = np.zeros((*self.gray.shape, 3), np.float32)
+        for x0, y0, x1, y1 in self.windows:
+            out[y0:y1, x0:x1] = structure_map(self.gray[y0:y1, x0:x1], self.box)
+        return out
 
 
 def _face_pips(work: np.ndarray, kernel: int, closer: bool = False,
@@ -213,9 +227,6 @@ def _face_pips(work: np.ndarray, kernel: int, closer: bool = False,
     ring = np.sort(work[on_ring].astype(np.float32), axis=1)
     face = (ring[:, ring.shape[1] // 2 - 1] + ring[:, ring.shape[1] // 2]) / 2  # the median
     return pips.take(ok), face[ok], maps
-
-
-Window = tuple[int, int, int, int]  # x0, y0, x1, y1 in working px
 
 
 def _windows(candidates: list[Candidate], s: float, shape: tuple[int, ...]) -> list[Window]:
@@ -263,20 +274,16 @@ def _scene(img: np.ndarray, s: float, windows: list[Window] | None = None) -> _S
     face = np.concatenate([f for *_, f, _ in parts]) if parts else np.zeros((0, 3), np.float32)
     dmed = _median(pips.d) if len(pips) else WORK_PIP
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_odd(0.7 * dmed),) * 2)
-    box = (_odd(1.6 * dmed),) * 2
     dark_max = np.zeros(size, np.uint8)
     light_max = np.zeros(size, np.uint8)
-    tensor = np.zeros((*size, 3), np.float32)
     for x0, y0, _, _, maps in parts:
         win = (slice(y0, y0 + maps.dark.shape[0]), slice(x0, x0 + maps.dark.shape[1]))
         dark_max[win] = cv2.dilate(maps.dark, k)
         light_max[win] = cv2.dilate(maps.light, k)
-        gray = cv2.cvtColor(work[win], cv2.COLOR_BGR2GRAY)
-        gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
-        gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-        tensor[win] = cv2.boxFilter(cv2.merge([gx * gx, gy * gy, gx * gy]), -1, box)
+    # the structure tensor is worked out only where it is asked for (see _check)
     return _Scene(work=work, scale=s, pips=pips, face=face, dark_max=dark_max,
-                  light_max=light_max, tensor=tensor)
+                  light_max=light_max, gray=cv2.cvtColor(work, cv2.COLOR_BGR2GRAY),
+                  windows=windows, box=_odd(1.6 * dmed))
 
 
 def _pip_size(sc: _Scene, found: list[_Die]) -> float | None:
@@ -1139,7 +1146,7 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
                 die.problem = die.problem or "cocked"
         # motion blur smears pips along one direction: the gradients around them lose
         # their roundness (a sharp pip has an isotropic structure tensor)
-        tensor = _sample(sc.tensor, p.x[die.pips], p.y[die.pips]).sum(axis=0)
+        tensor = sc.tensor_at(p.x[die.pips], p.y[die.pips]).sum(axis=0)
         roundness = _roundness(*(float(v) for v in tensor))
         if roundness < MIN_ROUNDNESS:
             die.problem = "blur"
@@ -1197,7 +1204,7 @@ def _roundness(jxx: float, jyy: float, jxy: float) -> float:
 
 def _smeared(sc: _Scene) -> bool:
     """Whether the frame's strong edges all run one way (motion blur over the whole frame)."""
-    t = sc.tensor.reshape(-1, 3)
+    t = sc.tensor_map().reshape(-1, 3)
     energy = t[:, 0] + t[:, 1]
     strong = energy >= max(float(np.percentile(energy, 98)), 1.0)
     if strong.sum() < 16:

@@ -1,0 +1,48 @@
+"""The structure tensor worked out at points holds what the whole map holds there."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from dicetray.vision.gradients import structure_at, structure_map
+
+
+def windows_filtered(gray: np.ndarray, windows: list[tuple[int, int, int, int]],
+                     box: int) -> np.ndarray:
+    """The map as the recognizer used to build it: each window filtered on its own."""
+    out = np.zeros((*gray.shape, 3), np.float32)
+    for x0, y0, x1, y1 in windows:
+        out[y0:y1, x0:x1] = structure_map(gray[y0:y1, x0:x1], box)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("box", [3, 7, 11])
+def test_points_read_the_same_as_the_whole_map_even_at_window_edges(seed: int, box: int) -> None:
+    rng = np.random.default_rng(seed)
+    gray = cv2.GaussianBlur(rng.integers(0, 256, (70, 90)).astype(np.uint8), (5, 5), 1.0)
+    # two windows, one thinner than the box, and points all over (some off the image)
+    windows = [(3, 4, 40, 66), (50, 10, 55, 70)]
+    x, y = rng.uniform(-3, 93, 400), rng.uniform(-3, 73, 400)
+    at = structure_at(gray, windows, box, x, y)
+    xi = np.clip(np.rint(x).astype(int), 0, 89)
+    yi = np.clip(np.rint(y).astype(int), 0, 69)
+    expected = windows_filtered(gray, windows, box)[yi, xi]
+    assert np.array_equal(at, expected)
+    assert (at[~expected.any(axis=1)] == 0).all()  # outside the windows: nothing
+
+
+def test_no_points_and_points_outside_every_window() -> None:
+    gray = np.full((10, 10), 50, np.uint8)
+    assert structure_at(gray, [(0, 0, 5, 5)], 3, np.zeros(0), np.zeros(0)).shape == (0, 3)
+    far = structure_at(gray, [(0, 0, 5, 5)], 3, np.array([8.0]), np.array([8.0]))
+    assert far.tolist() == [[0.0, 0.0, 0.0]]
+
+
+def test_a_streak_has_gradients_one_way() -> None:
+    gray = np.zeros((21, 21), np.uint8)
+    gray[:, 10:] = 200  # an edge running down the image: gradients across it only
+    gxx, gyy, gxy = structure_at(gray, [(0, 0, 21, 21)], 5, np.array([10.0]), np.array([10.0]))[0]
+    assert gxx > 0 and gyy == 0 and gxy == 0
