@@ -21,7 +21,7 @@ def test_prints_a_row_per_stage_with_a_time_per_size(capsys: pytest.CaptureFixtu
     assert [r.split(" | ")[0].strip("| ") for r in rows] == [
         "whole read", "detector (resize + network + peaks)",
         "detector, without the mirrored pass", "pip windows scaled (within the whole read)",
-        "classifier, each die once", "classifier, each die at 4 turns"]
+        "classifier, each die once", "classifier, each die in 8 views"]
     for row in rows:
         times = [float(t) for t in re.findall(r"\| (\d+\.\d) ", row + " ")]
         assert len(times) == len(SIZES) * len(ENGINES) and all(t >= 0 for t in times)
