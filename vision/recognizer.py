@@ -20,7 +20,8 @@ Steps, all on a working copy scaled so pips are a few pixels wide:
    marbled face's marks), or refused when it shows pips that fit no face;
 6. refusals: a face cut by the frame edge (or a find centred on it), a die leaning or
    moving, a face far from square compared with the others (cocked die), blurred pips,
-   the wrong number of dice;
+   the wrong number of dice (told more than it read, the finds left out likeliest to
+   show a face are shown too, as guesses);
 7. a second opinion (:mod:`dicetray.vision.classifier`): a small network reads each die's
    crop as a whole; a find it calls no die (a key, a plug, a coin) is dropped unless the
    frame cuts it; one the frame cuts on which it reads no face refuses the roll without
@@ -741,7 +742,8 @@ _UNREADABLE, _NONE = CLASSES.index("unreadable"), CLASSES.index("none")
 
 def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[_Die],
                     bare: list[_Die], faint: list[Candidate],
-                    early: dict[Candidate, np.ndarray]) -> tuple[list[_Die], list[_Die]]:
+                    early: dict[Candidate, np.ndarray]
+                    ) -> tuple[list[_Die], list[_Die], list[tuple[Candidate, np.ndarray]]]:
     """Ask the face classifier about every die found (see :mod:`dicetray.vision.classifier`),
     drop the finds it says are no die (:data:`NO_DIE`), and weigh its answer against the
     pips' (:func:`_weigh_read`, :func:`_weigh_unread`); a find the frame cuts on which it
@@ -750,12 +752,13 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
     is a moving die (:func:`_moving`), and so is a die the pips read on a smeared find it
     likeliest calls unreadable (:data:`MOVING_READ`). ``early`` holds the classifier's
     answers, read once, on the finds it was asked about before the pips were read.
-    Returns (dice, unread)."""
+    Returns (dice, unread, left out): the last, each find no die stands for, with the
+    classifier's probabilities (see :func:`_guesses`)."""
     finds = [d.found for d in (*dice, *unread, *bare) if d.found is not None]
     moving = [_unread(sc, c, "blur", MOVING) for c in _moving(img, faint, finds)]
     every = [*dice, *unread, *bare]  # each one a find of the detector (see _confirm)
     if not every:
-        return dice, [*unread, *moving]
+        return dice, [*unread, *moving], []
     seen = _opinions(img, every, early)
     # a face read only by looking closer stands only where the classifier reads a value
     # but is unsure of it, or is unsure the die shows no readable face (then in doubt);
@@ -809,7 +812,28 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
               and int(np.argmax(seen[id(d)])) in (_UNREADABLE, _NONE)]
     cut = [_unread(sc, d.found, "edge", CUT_NONE) for d in hidden if d.found is not None]
     hidden_ids = {id(d) for d in hidden}
-    return [d for d in answered if id(d) not in hidden_ids], [*unread, *moving, *cut]
+    answered = [d for d in answered if id(d) not in hidden_ids]
+    unread = [*unread, *moving, *cut]
+    shown = {d.found for d in (*answered, *unread)}
+    left_out = {d.found: seen[id(d)] for d in every if d.found not in shown}
+    return answered, unread, list(left_out.items())
+
+
+def _guesses(sc: _Scene, left_out: list[tuple[Candidate, np.ndarray]], n: int) -> list[_Die]:
+    """When fewer dice were read than the tray holds, the ``n`` finds left out (each with
+    the classifier's probabilities) that look likeliest to show a face, each shown with
+    the value the classifier finds likeliest: guesses for the players to confirm, never
+    part of an ``ok`` answer."""
+    def face(item: tuple[Candidate, np.ndarray]) -> float:
+        return float(item[1][1:7].max())
+
+    out = []
+    for cand, p in sorted(left_out, key=face, reverse=True)[:n]:
+        die = _unread(sc, cand, "", "")
+        die.value = 1 + int(np.argmax(p[1:7]))
+        die.confidence = float(p[die.value])
+        out.append(die)
+    return out
 
 
 def _opinions(img: np.ndarray, every: list[_Die],
@@ -1261,10 +1285,14 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
     _side_faces(sc, found)
     faint = [c for c in finds if c.score < THRESHOLD]
     early = dict(zip(candidates, asked.result(), strict=True))
-    found, unread = _second_opinion(img, sc, found, unread, bare, faint, early)
+    found, unread, left_out = _second_opinion(img, sc, found, unread, bare, faint, early)
     for die in found:
         if not die.problem and die.confidence < MIN_CONFIDENCE:
             die.problem, die.detail = "ambiguous", UNSURE_READ
+    count = len(found) + len(unread)
+    # told how many dice the tray holds and fewer were read: the likeliest of the finds
+    # left out are shown too, as guesses, in the unsure answer (the roll is refused)
+    guessed = _guesses(sc, left_out, dice - count) if dice is not None and count < dice else []
     s = sc.scale
     readings = tuple(
         DieReading(
@@ -1276,11 +1304,10 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
             confidence=die.confidence,
             size=2 * HALF_EDGE * die.offset / s,
         )
-        for die in sorted(found, key=lambda d: (d.fit.centre[1], d.fit.centre[0]))
+        for die in sorted((*found, *guessed), key=lambda d: (d.fit.centre[1], d.fit.centre[0]))
     )
     reason = ""
     problems = [die for die in (*found, *unread) if die.problem]
-    count = len(found) + len(unread)
     if problems:
         kind = min((d.problem for d in problems), key=_REASON_ORDER.index)
         die = next(d for d in problems if d.problem == kind)
@@ -1294,6 +1321,8 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
         reason = f"{kind}: {detail.format(where=where)}"
     elif dice is not None and count != dice:
         reason = f"wrong-count: expected {dice} dice, found {count}"
+        if guessed:
+            reason += f" ({len(guessed)} more shown as a guess)"
     elif not found and dice != 0:
         reason = (
             "blur: the frame is smeared, no pips sharp enough to read"

@@ -276,6 +276,50 @@ class TestSecondOpinion:
         roll = read(img)
         assert roll.status == "unsure" and roll.values == values, roll
 
+    @pytest.mark.parametrize(("told", "values", "reason"), [
+        (None, (), "no-dice"),  # not told: a find left out is left out
+        (1, (4,), "wrong-count: expected 1 dice, found 0 (1 more shown as a guess)"),
+        (2, (4,), "wrong-count: expected 2 dice, found 0 (1 more shown as a guess)"),
+        (0, (), ""),  # an empty tray expected: the find left out stays out, the answer ok
+    ])
+    def test_told_more_dice_than_read_the_finds_left_out_are_shown_as_guesses(
+        self, monkeypatch: pytest.MonkeyPatch, told: int | None, values: tuple[int, ...],
+        reason: str
+    ) -> None:
+        img = tray([])
+        cv2.rectangle(img, (290, 210), (350, 270), WHITE, -1)  # a die whose pips don't show
+        self.detector_finds(monkeypatch, 0.4)
+        self.classifier_says(monkeypatch, 4, 0.55)  # unsure: left out of the answer
+        roll = read(img, dice=told)
+        assert roll.ok == (reason == "") and roll.values == values, roll
+        assert roll.reason.startswith(reason) if told is None else roll.reason == reason
+        assert all(d.confidence == pytest.approx(0.55) for d in roll.dice)
+
+    def test_the_guesses_are_the_finds_left_out_likeliest_to_show_a_face(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        img = tray([])
+        for x in (160, 320, 480):  # three dice whose pips don't show
+            cv2.rectangle(img, (x - 30, 210), (x + 30, 270), WHITE, -1)
+        found = [Candidate(float(x), 240.0, 64.0, 0.4, "flat") for x in (160, 320, 480)]
+        monkeypatch.setattr(recognizer, "find_dice", lambda img, *_: found)
+        says = {160.0: (2, 0.3), 320.0: (4, 0.55), 480.0: (6, 0.45)}
+
+        def fake(frame: np.ndarray, where: list, turns: int = 4,
+                 first: np.ndarray | None = None) -> np.ndarray:
+            probs = np.zeros((len(where), len(CLASSES)))
+            for i, (x, _, _) in enumerate(where):
+                value, q = says[x]
+                probs[i] = (1 - q) / (len(CLASSES) - 1)
+                probs[i, value] = q
+            return probs
+
+        classifier_answers(monkeypatch, fake)
+        assert read(img).values == ()  # each one left out
+        two = read(img, dice=2)
+        assert two.values == (4, 6) and [round(d.x) for d in two.dice] == [320, 480], two
+        assert read(img, dice=5).values == (2, 4, 6)
+
     @pytest.mark.parametrize(("p", "kind"), [(0.8, "cocked"), (0.7, "no-dice")])
     def test_a_strong_find_without_pips_is_a_leaning_die_when_the_classifier_is_sure_enough(
         self, monkeypatch: pytest.MonkeyPatch, p: float, kind: str
