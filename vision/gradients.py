@@ -71,20 +71,51 @@ def structure_at(gray: np.ndarray, windows: Sequence[Window], box: int,
     has = inside.any(axis=1)
     if not has.any():
         return out
-    wx0, wy0, wx1, wy1 = (b[:, None] for b in bounds[inside.argmax(axis=1)[has]].T)
+    wx0, wy0, wx1, wy1 = bounds[inside.argmax(axis=1)[has]].T
+    xs, ys = xi[has], yi[has]
+    # most points lie a box and a pixel inside their window: their gradients need no
+    # reflected pixel, and come from one patch each
+    reach = box // 2 + 1
+    clear = (xs - reach >= wx0) & (xs + reach < wx1) & (ys - reach >= wy0) & (ys + reach < wy1)
+    gx = np.empty((len(xs), box, box), np.float32)
+    gy = np.empty_like(gx)
+    if clear.any():
+        span = np.arange(-reach, reach + 1)
+        g = gray[(ys[clear, None] + span)[:, :, None],
+                 (xs[clear, None] + span)[:, None, :]].astype(np.float32)
+        gx[clear] = _sobel_x(g)
+        gy[clear] = _sobel_x(g.transpose(0, 2, 1)).transpose(0, 2, 1)
+    edge = ~clear
+    if edge.any():
+        gx[edge], gy[edge] = _folded(gray, box, xs[edge], ys[edge],
+                                     *(b[edge, None] for b in (wx0, wy0, wx1, wy1)))
+    # each product is a whole number under 2**24 and their sum under 2**53: exact in any
+    # order, as the box filter's sum is
+    products = np.stack([gx * gx, gy * gy, gx * gy], axis=-1).astype(np.float64)
+    out[has] = (products.sum(axis=(1, 2)) / (box * box)).astype(np.float32)
+    return out
+
+
+def _sobel_x(g: np.ndarray) -> np.ndarray:
+    """The x Sobel response of patches ``g`` (n x (box + 2) x (box + 2)) on their inner
+    box x box pixels."""
+    slope = g[:, :, 2:] - g[:, :, :-2]
+    return slope[:, :-2] + 2 * slope[:, 1:-1] + slope[:, 2:]
+
+
+def _folded(gray: np.ndarray, box: int, xs: np.ndarray, ys: np.ndarray, wx0: np.ndarray,
+            wy0: np.ndarray, wx1: np.ndarray, wy1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The Sobel gradients (each n x box x box) on the box around points near their
+    window's edge: the box's pixels folded into the window, then each one's 3 x 3
+    neighbours folded again (a gradient beyond the edge is the one at its reflection)."""
     half = box // 2
     span = np.arange(-half, box - half)
-    # the box's pixels, folded into the window; then each one's 3 x 3 Sobel neighbours,
-    # folded again (so a gradient beyond the window's edge is the one at its reflection)
-    cols = _reflect(xi[has, None] + span, wx0, wx1)  # n x box
-    rows = _reflect(yi[has, None] + span, wy0, wy1)
+    cols = _reflect(xs[:, None] + span, wx0, wx1)  # n x box
+    rows = _reflect(ys[:, None] + span, wy0, wy1)
     step = np.arange(-1, 2)
     ncols = _reflect(cols[:, :, None] + step, wx0[:, :, None], wx1[:, :, None])  # n x box x 3
     nrows = _reflect(rows[:, :, None] + step, wy0[:, :, None], wy1[:, :, None])
     # n x box(rows) x box(cols) x 3(rows) x 3(cols)
     g = gray[nrows[:, :, None, :, None], ncols[:, None, :, None, :]].astype(np.float32)
-    gx = np.einsum("nijab,a,b->nij", g, _SMOOTH, _SLOPE)
-    gy = np.einsum("nijab,a,b->nij", g, _SLOPE, _SMOOTH)
-    products = np.stack([gx * gx, gy * gy, gx * gy], axis=-1).astype(np.float64)
-    out[has] = (products.sum(axis=(1, 2)) / (box * box)).astype(np.float32)
-    return out
+    return (np.einsum("nijab,a,b->nij", g, _SMOOTH, _SLOPE),
+            np.einsum("nijab,a,b->nij", g, _SLOPE, _SMOOTH))
