@@ -815,7 +815,8 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
     answered = [d for d in answered if id(d) not in hidden_ids]
     unread = [*unread, *moving, *cut]
     shown = {d.found for d in (*answered, *unread)}
-    left_out = {d.found: seen[id(d)] for d in every if d.found not in shown}
+    left_out = {d.found: seen[id(d)] for d in every
+                if d.found is not None and d.found not in shown}
     return answered, unread, list(left_out.items())
 
 
