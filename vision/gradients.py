@@ -54,12 +54,23 @@ def _reflect(i: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
     return start + np.minimum(j, length - 1)
 
 
-def structure_at(gray: np.ndarray, windows: Sequence[Window], box: int,
+def _grey(pixels: np.ndarray, colour: bool) -> np.ndarray:
+    """Pixels (uint8) gathered from an image, in grey as OpenCV makes a BGR image grey
+    (pixel by pixel: the same numbers as converting the whole image), as float32."""
+    if colour:
+        flat = np.ascontiguousarray(pixels).reshape(-1, 1, 3)
+        pixels = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).reshape(pixels.shape[:-1])
+    return pixels.astype(np.float32)
+
+
+def structure_at(image: np.ndarray, windows: Sequence[Window], box: int,
                  x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """The structure tensor (n x 3) at the pixels nearest the points (``x``, ``y``) of a
-    uint8 ``gray`` image whose ``windows`` (disjoint) were each filtered on their own
-    (:func:`structure_map` of each), as the map holds it there; zero outside them."""
-    h, w = gray.shape
+    uint8 image (grey, or BGR: made grey where read) whose ``windows`` (disjoint) were
+    each filtered on their own (:func:`structure_map` of each, in grey), as the map
+    holds it there; zero outside them."""
+    h, w = image.shape[:2]
+    colour = image.ndim == 3
     xi = np.clip(np.rint(x).astype(np.intp), 0, w - 1)
     yi = np.clip(np.rint(y).astype(np.intp), 0, h - 1)
     out = np.zeros((len(xi), 3), np.float32)
@@ -81,13 +92,13 @@ def structure_at(gray: np.ndarray, windows: Sequence[Window], box: int,
     gy = np.empty_like(gx)
     if clear.any():
         span = np.arange(-reach, reach + 1)
-        g = gray[(ys[clear, None] + span)[:, :, None],
-                 (xs[clear, None] + span)[:, None, :]].astype(np.float32)
+        g = _grey(image[(ys[clear, None] + span)[:, :, None],
+                        (xs[clear, None] + span)[:, None, :]], colour)
         gx[clear] = _sobel_x(g)
         gy[clear] = _sobel_x(g.transpose(0, 2, 1)).transpose(0, 2, 1)
     edge = ~clear
     if edge.any():
-        gx[edge], gy[edge] = _folded(gray, box, xs[edge], ys[edge],
+        gx[edge], gy[edge] = _folded(image, box, xs[edge], ys[edge],
                                      *(b[edge, None] for b in (wx0, wy0, wx1, wy1)))
     # each product is a whole number under 2**24 and their sum under 2**53: exact in any
     # order, as the box filter's sum is
@@ -103,7 +114,7 @@ def _sobel_x(g: np.ndarray) -> np.ndarray:
     return slope[:, :-2] + 2 * slope[:, 1:-1] + slope[:, 2:]
 
 
-def _folded(gray: np.ndarray, box: int, xs: np.ndarray, ys: np.ndarray, wx0: np.ndarray,
+def _folded(image: np.ndarray, box: int, xs: np.ndarray, ys: np.ndarray, wx0: np.ndarray,
             wy0: np.ndarray, wx1: np.ndarray, wy1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The Sobel gradients (each n x box x box) on the box around points near their
     window's edge: the box's pixels folded into the window, then each one's 3 x 3
@@ -116,6 +127,6 @@ def _folded(gray: np.ndarray, box: int, xs: np.ndarray, ys: np.ndarray, wx0: np.
     ncols = _reflect(cols[:, :, None] + step, wx0[:, :, None], wx1[:, :, None])  # n x box x 3
     nrows = _reflect(rows[:, :, None] + step, wy0[:, :, None], wy1[:, :, None])
     # n x box(rows) x box(cols) x 3(rows) x 3(cols)
-    g = gray[nrows[:, :, None, :, None], ncols[:, None, :, None, :]].astype(np.float32)
+    g = _grey(image[nrows[:, :, None, :, None], ncols[:, None, :, None, :]], image.ndim == 3)
     return (np.einsum("nijab,a,b->nij", g, _SMOOTH, _SLOPE),
             np.einsum("nijab,a,b->nij", g, _SLOPE, _SMOOTH))

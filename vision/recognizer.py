@@ -174,7 +174,6 @@ class _Scene:
     face: np.ndarray  # per pip BGR face colour
     dark_max: np.ndarray
     light_max: np.ndarray
-    gray: np.ndarray  # the working image in grey, uint8
     windows: list[Window]  # the parts of the working image read (each filtered alone)
     box: int  # the side, working px, the gradient structure tensor is averaged over
 
@@ -183,13 +182,14 @@ class _Scene:
 
     def tensor_at(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """The gradient structure tensor (gxx, gyy, gxy) at points, n x 3 float32."""
-        return structure_at(self.gray, self.windows, self.box, x, y)
+        return structure_at(self.work, self.windows, self.box, x, y)
 
     def tensor_map(self) -> np.ndarray:
         """The gradient structure tensor of every pixel (zero outside the windows)."""
-        out = np.zeros((*self.gray.shape, 3), np.float32)
+        out = np.zeros((*self.work.shape[:2], 3), np.float32)
         for x0, y0, x1, y1 in self.windows:
-            out[y0:y1, x0:x1] = structure_map(self.gray[y0:y1, x0:x1], self.box)
+            grey = cv2.cvtColor(self.work[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+            out[y0:y1, x0:x1] = structure_map(grey, self.box)
         return out
 
 
@@ -283,8 +283,7 @@ def _scene(img: np.ndarray, s: float, windows: list[Window] | None = None) -> _S
         light_max[win] = cv2.dilate(maps.light, k)
     # the structure tensor is worked out only where it is asked for (see _check)
     return _Scene(work=work, scale=s, pips=pips, face=face, dark_max=dark_max,
-                  light_max=light_max, gray=cv2.cvtColor(work, cv2.COLOR_BGR2GRAY),
-                  windows=windows, box=_odd(1.6 * dmed))
+                  light_max=light_max, windows=windows, box=_odd(1.6 * dmed))
 
 
 def _pip_size(sc: _Scene, found: list[_Die]) -> float | None:

@@ -34,6 +34,17 @@ def test_points_read_the_same_as_the_whole_map_even_at_window_edges(seed: int, b
     assert (at[~expected.any(axis=1)] == 0).all()  # outside the windows: nothing
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_a_colour_image_reads_as_its_grey_copy(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    colour = cv2.GaussianBlur(rng.integers(0, 256, (60, 80, 3)).astype(np.uint8), (5, 5), 1.0)
+    grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+    windows = [(0, 0, 45, 60), (50, 5, 78, 40)]
+    x, y = rng.uniform(0, 80, 300), rng.uniform(0, 60, 300)
+    assert np.array_equal(structure_at(colour, windows, 9, x, y),
+                          structure_at(grey, windows, 9, x, y))
+
+
 def test_no_points_and_points_outside_every_window() -> None:
     gray = np.full((10, 10), 50, np.uint8)
     assert structure_at(gray, [(0, 0, 5, 5)], 3, np.zeros(0), np.zeros(0)).shape == (0, 3)
