@@ -75,8 +75,8 @@ def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
     turn apart, the mirror image's after the first four (a face's value changes neither
     as it turns nor in a mirror: each of the six layouts is its own mirror image, turned).
     ``first``, the answers already read unturned (``turns=1``), spares reading that view
-    again. ``threads``: how many the
-    network runs on (None: as many as OpenCV; see :func:`dicetray.vision.networks.load`).
+    again. ``threads``: how many the network runs on (None: as many as OpenCV; see
+    :func:`dicetray.vision.networks.load`).
     """
     blob = crops(frame, dice)
     n = len(blob)
