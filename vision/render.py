@@ -451,6 +451,8 @@ def _draw_die(image: np.ndarray, scene: Scene, camera: Camera, pose: _Pose,
         # pips are shallow dents: a little darker than their colour, shaded with the face
         _fill(colour, polys, pip * (0.55 + 0.45 * shade) * 0.92)
         _fill(pip_alpha, polys, [1.0])
+    if style.ghosts > 0 and style.opacity < 1 and faces:
+        _draw_ghosts(colour, alpha * (1 - pip_alpha), scene, camera, pose, offset, light)
     top_value, top_normal, top_centre, top_u = _top_face(pose, half)
     if style.gloss > 0 and look.glare > 0 and faces:
         # a soft highlight where the lamp's reflection lands on the top face
@@ -481,6 +483,55 @@ def _draw_die(image: np.ndarray, scene: Scene, camera: Camera, pose: _Pose,
     ends = camera.project(np.array([top_centre, top_centre + top_u * half]))
     angle = math.degrees(math.atan2(ends[1, 1] - ends[0, 1], ends[1, 0] - ends[0, 0])) % 90
     return hull, top_value, angle
+
+
+#: How far in (a share of their true distance from the die's centre) a translucent die's
+#: far edges look, seen through its near faces.
+_DRAWN_IN = 0.7
+
+
+def _draw_ghosts(colour: np.ndarray, clear: np.ndarray, scene: Scene, camera: Camera,
+                 pose: _Pose, offset: np.ndarray, light: np.ndarray) -> None:
+    """The far faces seen through a translucent die (its style's ``ghosts``): their pips,
+    dimmed by the body, and the stretch of their rounded edges turned from the lamp,
+    which catches its light (:data:`_DRAWN_IN`); drawn on ``colour`` where ``clear``
+    (the body, not its near pips) lets them through."""
+    style = scene.style
+    half = scene.die_mm / 2
+    r = scene.die_mm * _ROUNDING
+    through = style.ghosts * min(1.0, 2 * (1 - style.opacity))
+    outline = _rounded_square(half - r * 0.55, r * 1.1)
+    pip_ring = _CIRCLE * (scene.die_mm * style.pip_diameter / 2)
+    spacing = scene.die_mm * style.pip_spacing
+    pips = np.zeros(clear.shape, np.float32)
+    shine = np.zeros(clear.shape, np.float32)
+    away = -light[:2] / (np.linalg.norm(light[:2]) or 1.0)
+    half_px = _edge_px(camera, pose.centre, scene.die_mm) / 2
+    width = max(1, round(0.12 * half_px))
+    for value, (n, u, v) in _FACES.items():
+        normal = pose.rotation @ np.array(n, float)
+        centre = pose.centre + normal * half
+        if float(np.dot(normal, camera.position - centre)) > 0:
+            continue  # a near face: drawn already
+        u3, v3 = pose.rotation @ np.array(u, float), pose.rotation @ np.array(v, float)
+        polys = [camera.project(centre + (pu * spacing + pip_ring[:, :1]) * u3
+                                + (pv * spacing + pip_ring[:, 1:]) * v3) - offset
+                 for pu, pv in PIPS[value]]
+        _fill(pips, polys, [1.0])
+        # seen through the near faces' glass the far edges look drawn in towards the middle
+        edge = pose.centre + _DRAWN_IN * (normal * half + outline[:, :1] * u3
+                                          + outline[:, 1:] * v3)
+        lit = ((edge - pose.centre)[:, :2] / half) @ away > 0.3
+        if lit.any():
+            run = np.roll(edge, -int(np.argmin(lit)), axis=0)[np.roll(lit, -int(np.argmin(lit)))]
+            line = np.round((camera.project(run) - offset) * _ONE).astype(np.int32)
+            cv2.polylines(shine, [line], False, 1.0, width, cv2.LINE_AA, _SHIFT)
+    sigma = max(0.4, 0.05 * half_px)  # the body scatters what it lets through
+    pips = cv2.GaussianBlur(pips, (0, 0), sigma) * clear * through
+    shine = cv2.GaussianBlur(shine, (0, 0), sigma) * clear * style.ghosts * style.gloss
+    ink = 0.6 * np.array(style.pip_color, np.float32) + 0.4 * np.array(style.die_color, np.float32)
+    colour *= (1 - pips)[:, :, None]
+    colour += pips[:, :, None] * ink + (shine * 255)[:, :, None]
 
 
 def _motion_kernel(motion: np.ndarray, length: float) -> np.ndarray:

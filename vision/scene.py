@@ -79,7 +79,13 @@ class DiceStyle:
     pips' diameter as a share of the die's edge (about a sixth on most dice, up to a
     quarter on many gaming dice) and their spacing: how far the corner pips sit from the
     face's centre along each edge, as a share of the edge (0.27 on most dice; the pips of
-    some crowd towards the middle, down to about 0.19)."""
+    some crowd towards the middle, down to about 0.19); ``ghosts``, how plainly a
+    translucent body (``opacity`` < 1) shows the far faces through it: their pips, and
+    their rounded edges catching the light (0 none, 1 as plain as the glass lets).
+
+    >>> DiceStyle("smoky", (60, 58, 56), (40, 36, 214), opacity=0.7, ghosts=0.8).ghosts
+    0.8
+    """
 
     name: str
     die_color: BGR
@@ -88,6 +94,7 @@ class DiceStyle:
     gloss: float = 0.35
     pip_diameter: float = 0.17
     pip_spacing: float = 0.27
+    ghosts: float = 0.0
 
 
 STYLES: dict[str, DiceStyle] = {

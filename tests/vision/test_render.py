@@ -11,6 +11,7 @@ import pytest
 from dicetray.vision.render import (
     _FACES,
     PIPS,
+    DieTruth,
     blank_tray,
     die_rotation,
     render,
@@ -21,6 +22,7 @@ from dicetray.vision.scene import (
     CLEAN_LOOK,
     STYLES,
     CameraPose,
+    DiceStyle,
     DieState,
     Scene,
     SimulatedTray,
@@ -161,6 +163,37 @@ class TestTruth:
         camera = CameraPose(image_size=SMALL, fill=1.4)
         _, truth = render(_clean([DieState(2, 8, 8), DieState(3, 105, 75)], camera=camera))
         assert [d.cut for d in truth.dice] == [True, False]
+
+
+class TestTranslucent:
+    SMOKY = DiceStyle("smoky", (60, 58, 56), (40, 36, 214), opacity=0.7, ghosts=1.0)
+
+    def one(self, **style: float) -> tuple[np.ndarray, DieTruth]:
+        """A large smoky die showing 1 seen from above, in a style with these settings."""
+        scene = Scene(dice=(DieState(1, 100, 80),), style=replace(self.SMOKY, **style),
+                      look=CLEAN_LOOK, camera=replace(TOP_DOWN, image_size=(1920, 1440)))
+        frame, truth = render(scene)
+        return frame, truth.dice[0]
+
+    @staticmethod
+    def red(frame: np.ndarray, x: float, y: float) -> int:
+        b, g, r = (int(v) for v in frame[round(y), round(x)])
+        return r - max(b, g)
+
+    def test_the_far_face_s_pips_show_through_the_top(self) -> None:
+        seen, die = self.one()
+        plain, _ = self.one(ghosts=0.0)
+        step = die.size * self.SMOKY.pip_spacing
+        # the 6 underneath: two columns of three pips, where the 1 on top has none
+        for dx in (-step, step):
+            for dy in (-step, 0.0, step):
+                assert self.red(seen, die.x + dx, die.y + dy) > self.red(
+                    plain, die.x + dx, die.y + dy) + 20
+        # the 1's own pip is drawn over them, as it was
+        assert abs(self.red(seen, die.x, die.y) - self.red(plain, die.x, die.y)) <= 2
+
+    def test_an_opaque_die_shows_nothing_through_it(self) -> None:
+        assert np.array_equal(self.one(opacity=1.0)[0], self.one(opacity=1.0, ghosts=0.0)[0])
 
 
 class TestReproducible:
