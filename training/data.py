@@ -87,12 +87,13 @@ def _pip_layout(rng: np.random.Generator) -> tuple[float, float]:
 
 def random_style(rng: np.random.Generator) -> DiceStyle:
     """A dice style: a known one, or any body colour with dark or light pips, often of
-    another size than most dice's; one in eight of the latter a dark smoky translucent
+    another size than most dice's; one in five of the latter a dark smoky translucent
     body with coloured pips (as on many real gaming dice), half of them dull (dark red
-    paint that stands out from the body by little more than its hue)."""
+    paint that stands out from the body by little more than its hue), most showing
+    their far faces' pips and lit edges through the body."""
     if rng.random() < 0.4:
         return STYLES[str(rng.choice(sorted(STYLES)))]
-    if rng.random() < 0.125:  # smoky: dark, see-through, with red, orange, yellow or white pips
+    if rng.random() < 0.2:  # smoky: dark, see-through, with red, orange, yellow or white pips
         body = _jitter(rng, _SMOKY_BODIES[int(rng.integers(len(_SMOKY_BODIES)))])
         pip = _jitter(rng, _BRIGHT_PIPS[int(rng.integers(len(_BRIGHT_PIPS)))])
         if rng.random() < 0.5:  # dull paint, told from the body by little more than its hue
@@ -100,7 +101,7 @@ def random_style(rng: np.random.Generator) -> DiceStyle:
         diameter, spacing = _pip_layout(rng)
         return DiceStyle("random", body, pip, opacity=float(rng.uniform(0.6, 0.85)),
                          gloss=float(rng.uniform(0.3, 0.8)), pip_diameter=diameter,
-                         pip_spacing=spacing)
+                         pip_spacing=spacing, ghosts=_ghosts(rng, 0.8))
     hue = int(rng.integers(0, 180))
     hsv = np.uint8([[[hue, rng.integers(0, 256), rng.integers(20, 256)]]])
     body = tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
@@ -124,7 +125,13 @@ def random_style(rng: np.random.Generator) -> DiceStyle:
     opacity = float(rng.uniform(0.65, 0.9)) if rng.random() < 0.15 else 1.0
     diameter, spacing = _pip_layout(rng)
     return DiceStyle("random", body, pip, opacity=opacity, gloss=float(rng.uniform(0.1, 0.7)),
-                     pip_diameter=diameter, pip_spacing=spacing)
+                     pip_diameter=diameter, pip_spacing=spacing,
+                     ghosts=_ghosts(rng, 0.5) if opacity < 1 else 0.0)
+
+
+def _ghosts(rng: np.random.Generator, often: float) -> float:
+    """How plainly a translucent die shows its far faces (``often``: how often at all)."""
+    return float(rng.uniform(0.3, 1.0)) if rng.random() < often else 0.0
 
 
 def _look(rng: np.random.Generator) -> Look:
