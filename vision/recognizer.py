@@ -1044,8 +1044,12 @@ MOVING = "die at {where} is moving: smeared, no face can be read"
 #: :func:`_weigh_read`): on the real photos a laptop key read as a 1 and a die blurred
 #: mid-tumble read as a 2 came out at 0.02-0.03, and one die read right; since the
 #: detector's mirrored pass, a 1 read as a 2 with a side face's pip (0.15) and a cocked
-#: die read as flat (0.14) fall under 0.15, and no roll read right (docs/benchmarks.md).
-MIN_CONFIDENCE = 0.15
+#: die read as flat (0.14) fall under 0.15, and no roll read right. At the classifier's
+#: own doubt (:data:`NET_DOUBT`): a die the classifier all but rules out is never
+#: answered, not even where it calls the die unreadable and the pips' value stands (a
+#: cocked die read from its side face, a 4 read as a 1: 0.195-0.199, where the first
+#: roll read right is at 0.173; docs/benchmarks.md).
+MIN_CONFIDENCE = NET_DOUBT
 #: The reason given for a die read less surely than that.
 UNSURE_READ = "die at {where} is read too unsurely to answer"
 
