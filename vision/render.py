@@ -417,19 +417,19 @@ def _draw_die(image: np.ndarray, scene: Scene, camera: Camera, pose: _Pose,
     to_camera = camera.position - pose.centre
     to_camera /= np.linalg.norm(to_camera)
     body = np.array(style.die_color, float)
-    faces = []
+    faces, far = [], []
     for value, (n, u, v) in _FACES.items():
         normal = pose.rotation @ np.array(n, float)
         centre = pose.centre + normal * half
+        axes = pose.rotation @ np.array(u, float), pose.rotation @ np.array(v, float)
         facing = float(np.dot(normal, camera.position - centre))
         if facing <= 0:
+            far.append((value, normal, centre, *axes))
             continue
         lambert = max(0.0, float(np.dot(normal, light)))
         # normalised so that a flat top face shows the die's own colour
         shade = (0.5 + 0.5 * lambert) / (0.5 + 0.5 * light[2]) * look.brightness
-        faces.append((float(np.dot(normal, to_camera)), value, normal, centre,
-                      pose.rotation @ np.array(u, float), pose.rotation @ np.array(v, float),
-                      shade))
+        faces.append((float(np.dot(normal, to_camera)), value, normal, centre, *axes, shade))
     faces.sort(key=lambda f: f[0])
     colour = np.empty((patch_h, patch_w, 3), np.float32)
     colour[:] = body * (np.mean([f[6] for f in faces]) * 0.92 if faces else 0.5)
@@ -438,21 +438,19 @@ def _draw_die(image: np.ndarray, scene: Scene, camera: Camera, pose: _Pose,
     _fill(alpha, [hull - offset], [1.0])
     outline = _rounded_square(half - r * 0.55, r * 1.1)
     pip_ring = _CIRCLE * (size * style.pip_diameter / 2)
+    spacing = size * style.pip_spacing
     for _, value, normal, centre, u, v, shade in faces:
         flat = centre + outline[:, :1] * u + outline[:, 1:] * v
         _fill(colour, [camera.project(flat) - offset], body * shade)
-        spacing = size * style.pip_spacing
-        polys = []
-        for pu, pv in PIPS[value]:
-            ring = centre + normal * 0.05 + (pu * spacing + pip_ring[:, :1]) * u \
-                + (pv * spacing + pip_ring[:, 1:]) * v
-            polys.append(camera.project(ring) - offset)
+        polys = _pip_polygons(camera, value, centre + normal * 0.05, u, v, spacing, pip_ring,
+                              offset)
         pip = np.array(style.pip_color, float)
         # pips are shallow dents: a little darker than their colour, shaded with the face
         _fill(colour, polys, pip * (0.55 + 0.45 * shade) * 0.92)
         _fill(pip_alpha, polys, [1.0])
     if style.ghosts > 0 and style.opacity < 1 and faces:
-        _draw_ghosts(colour, alpha * (1 - pip_alpha), scene, camera, pose, offset, light)
+        _draw_ghosts(colour, alpha * (1 - pip_alpha), scene, camera, pose, far, offset, light,
+                     outline, pip_ring)
     top_value, top_normal, top_centre, top_u = _top_face(pose, half)
     if style.gloss > 0 and look.glare > 0 and faces:
         # a soft highlight where the lamp's reflection lands on the top face
@@ -490,40 +488,43 @@ def _draw_die(image: np.ndarray, scene: Scene, camera: Camera, pose: _Pose,
 _DRAWN_IN = 0.7
 
 
+def _pip_polygons(camera: Camera, value: int, plane: np.ndarray, u: np.ndarray, v: np.ndarray,
+                  spacing: float, ring: np.ndarray, offset: np.ndarray) -> list[np.ndarray]:
+    """The image outlines (less ``offset``) of face ``value``'s pips, each ``ring`` (mm,
+    in the face's axes ``u`` and ``v``) round its place on the plane through ``plane``."""
+    return [camera.project(plane + (pu * spacing + ring[:, :1]) * u
+                           + (pv * spacing + ring[:, 1:]) * v) - offset
+            for pu, pv in PIPS[value]]
+
+
 def _draw_ghosts(colour: np.ndarray, clear: np.ndarray, scene: Scene, camera: Camera,
-                 pose: _Pose, offset: np.ndarray, light: np.ndarray) -> None:
-    """The far faces seen through a translucent die (its style's ``ghosts``): their pips,
-    dimmed by the body, and the stretch of their rounded edges turned from the lamp,
-    which catches its light (:data:`_DRAWN_IN`); drawn on ``colour`` where ``clear``
-    (the body, not its near pips) lets them through."""
+                 pose: _Pose, far: list[tuple[int, np.ndarray, np.ndarray, np.ndarray,
+                                              np.ndarray]],
+                 offset: np.ndarray, light: np.ndarray, outline: np.ndarray,
+                 pip_ring: np.ndarray) -> None:
+    """The ``far`` faces (value, normal, centre, u, v) seen through a translucent die (its
+    style's ``ghosts``): their pips, dimmed by the body, and the stretch of their rounded
+    edges (``outline``) turned from the lamp, which catches its light
+    (:data:`_DRAWN_IN`); drawn on ``colour`` where ``clear`` (the body, not its near pips)
+    lets them through."""
     style = scene.style
     half = scene.die_mm / 2
-    r = scene.die_mm * _ROUNDING
     through = style.ghosts * min(1.0, 2 * (1 - style.opacity))
-    outline = _rounded_square(half - r * 0.55, r * 1.1)
-    pip_ring = _CIRCLE * (scene.die_mm * style.pip_diameter / 2)
     spacing = scene.die_mm * style.pip_spacing
     pips = np.zeros(clear.shape, np.float32)
     shine = np.zeros(clear.shape, np.float32)
     away = -light[:2] / (np.linalg.norm(light[:2]) or 1.0)
     half_px = _edge_px(camera, pose.centre, scene.die_mm) / 2
     width = max(1, round(0.12 * half_px))
-    for value, (n, u, v) in _FACES.items():
-        normal = pose.rotation @ np.array(n, float)
-        centre = pose.centre + normal * half
-        if float(np.dot(normal, camera.position - centre)) > 0:
-            continue  # a near face: drawn already
-        u3, v3 = pose.rotation @ np.array(u, float), pose.rotation @ np.array(v, float)
-        polys = [camera.project(centre + (pu * spacing + pip_ring[:, :1]) * u3
-                                + (pv * spacing + pip_ring[:, 1:]) * v3) - offset
-                 for pu, pv in PIPS[value]]
-        _fill(pips, polys, [1.0])
+    for value, normal, centre, u, v in far:
+        _fill(pips, _pip_polygons(camera, value, centre, u, v, spacing, pip_ring, offset), [1.0])
         # seen through the near faces' glass the far edges look drawn in towards the middle
-        edge = pose.centre + _DRAWN_IN * (normal * half + outline[:, :1] * u3
-                                          + outline[:, 1:] * v3)
+        edge = pose.centre + _DRAWN_IN * (normal * half + outline[:, :1] * u
+                                          + outline[:, 1:] * v)
         lit = ((edge - pose.centre)[:, :2] / half) @ away > 0.3
         if lit.any():
-            run = np.roll(edge, -int(np.argmin(lit)), axis=0)[np.roll(lit, -int(np.argmin(lit)))]
+            start = -int(np.argmin(lit))  # from an edge point in the dark, the lit run whole
+            run = np.roll(edge, start, axis=0)[np.roll(lit, start)]
             line = np.round((camera.project(run) - offset) * _ONE).astype(np.int32)
             cv2.polylines(shine, [line], False, 1.0, width, cv2.LINE_AA, _SHIFT)
     sigma = max(0.4, 0.05 * half_px)  # the body scatters what it lets through
