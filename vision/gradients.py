@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-__all__ = ["Window", "structure_at", "structure_map"]
+__all__ = ["Window", "structure_at", "structure_map", "structure_windows"]
 
 #: A rectangle of an image, px: x0, y0, x1, y1 (x1 and y1 exclusive).
 Window = tuple[int, int, int, int]
@@ -39,6 +39,18 @@ def structure_map(gray: np.ndarray, box: int) -> np.ndarray:
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
     return cv2.boxFilter(cv2.merge([gx * gx, gy * gy, gx * gy]), -1, (box, box))
+
+
+def structure_windows(image: np.ndarray, windows: Sequence[Window], box: int) -> np.ndarray:
+    """The structure tensor (H x W x 3) of a uint8 image (grey, or BGR: made grey) whose
+    ``windows`` (disjoint) are each filtered on their own (:func:`structure_map`); zero
+    outside them: what :func:`structure_at` reads at points."""
+    out = np.zeros((*image.shape[:2], 3), np.float32)
+    for x0, y0, x1, y1 in windows:
+        part = image[y0:y1, x0:x1]
+        grey = cv2.cvtColor(part, cv2.COLOR_BGR2GRAY) if part.ndim == 3 else part
+        out[y0:y1, x0:x1] = structure_map(grey, box)
+    return out
 
 
 def _reflect(i: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
@@ -67,8 +79,8 @@ def structure_at(image: np.ndarray, windows: Sequence[Window], box: int,
                  x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """The structure tensor (n x 3) at the pixels nearest the points (``x``, ``y``) of a
     uint8 image (grey, or BGR: made grey where read) whose ``windows`` (disjoint) were
-    each filtered on their own (:func:`structure_map` of each, in grey), as the map
-    holds it there; zero outside them."""
+    each filtered on their own, as :func:`structure_windows` holds it there; zero
+    outside them."""
     h, w = image.shape[:2]
     colour = image.ndim == 3
     xi = np.clip(np.rint(x).astype(np.intp), 0, w - 1)

@@ -63,7 +63,7 @@ from dicetray.vision.classifier import CLASSES, classify, classify_soon
 from dicetray.vision.detector import THRESHOLD, Candidate, find_dice, median_size
 from dicetray.vision.errors import FrameError
 from dicetray.vision.faces import fit_or_split, groups, linkable
-from dicetray.vision.gradients import Window, structure_at, structure_map
+from dicetray.vision.gradients import Window, structure_at, structure_windows
 from dicetray.vision.layouts import LayoutFit, fit_layout, value_of_spots
 from dicetray.vision.pips import PipMaps, Pips, channels, chroma, find_pips, hat_maps, pip_maps
 from dicetray.vision.reading import DieReading, Reading
@@ -186,11 +186,7 @@ class _Scene:
 
     def tensor_map(self) -> np.ndarray:
         """The gradient structure tensor of every pixel (zero outside the windows)."""
-        out = np.zeros((*self.work.shape[:2], 3), np.float32)
-        for x0, y0, x1, y1 in self.windows:
-            grey = cv2.cvtColor(self.work[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-            out[y0:y1, x0:x1] = structure_map(grey, self.box)
-        return out
+        return structure_windows(self.work, self.windows, self.box)
 
 
 def _face_pips(work: np.ndarray, kernel: int, closer: bool = False,

@@ -6,16 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from dicetray.vision.gradients import structure_at, structure_map
-
-
-def windows_filtered(gray: np.ndarray, windows: list[tuple[int, int, int, int]],
-                     box: int) -> np.ndarray:
-    """The map as the recognizer used to build it: each window filtered on its own."""
-    out = np.zeros((*gray.shape, 3), np.float32)
-    for x0, y0, x1, y1 in windows:
-        out[y0:y1, x0:x1] = structure_map(gray[y0:y1, x0:x1], box)
-    return out
+from dicetray.vision.gradients import structure_at, structure_windows
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -29,7 +20,7 @@ def test_points_read_the_same_as_the_whole_map_even_at_window_edges(seed: int, b
     at = structure_at(gray, windows, box, x, y)
     xi = np.clip(np.rint(x).astype(int), 0, 89)
     yi = np.clip(np.rint(y).astype(int), 0, 69)
-    expected = windows_filtered(gray, windows, box)[yi, xi]
+    expected = structure_windows(gray, windows, box)[yi, xi]
     assert np.array_equal(at, expected)
     assert (at[~expected.any(axis=1)] == 0).all()  # outside the windows: nothing
 
