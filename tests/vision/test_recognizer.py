@@ -67,6 +67,14 @@ FIVE = [
 ]
 
 
+def sure_of(value: int, p: float) -> np.ndarray:
+    """A classifier's answer that gives ``value`` (a class index) probability ``p`` and
+    spreads the rest evenly over the other classes."""
+    probs = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1))
+    probs[value] = p
+    return probs
+
+
 def classifier_answers(monkeypatch: pytest.MonkeyPatch, fake) -> None:
     """Every read of the face classifier answered by ``fake(frame, where, turns, first)``:
     the late ones and the early one on the worker thread (see ``classify_soon``)."""
@@ -204,9 +212,7 @@ class TestSecondOpinion:
     def classifier_says(monkeypatch: pytest.MonkeyPatch, value: int, p: float) -> None:
         def fake(frame: np.ndarray, where: list, turns: int = 4,
                  first: np.ndarray | None = None) -> np.ndarray:
-            probs = np.full((len(where), len(CLASSES)), (1 - p) / (len(CLASSES) - 1))
-            probs[:, value] = p
-            return probs
+            return np.tile(sure_of(value, p), (len(where), 1))
 
         classifier_answers(monkeypatch, fake)
 
@@ -248,12 +254,9 @@ class TestSecondOpinion:
 
         def fake(frame: np.ndarray, where: list, turns: int = 4,
                  first: np.ndarray | None = None) -> np.ndarray:
-            probs = np.zeros((len(where), len(CLASSES)))
-            for i, (x, y, _) in enumerate(where):
-                value, q = (1, p) if y > 300 else (next(v for dx, _, v in dice if dx == x), 0.95)
-                probs[i] = (1 - q) / (len(CLASSES) - 1)
-                probs[i, value] = q
-            return probs
+            return np.array([sure_of(1, p) if y > 300 else
+                             sure_of(next(v for dx, _, v in dice if dx == x), 0.95)
+                             for x, y, _ in where])
 
         classifier_answers(monkeypatch, fake)
         img = tray([(x, y, v, 64, 0) for x, y, v in dice], bg=(200, 200, 200))
@@ -307,12 +310,7 @@ class TestSecondOpinion:
 
         def fake(frame: np.ndarray, where: list, turns: int = 4,
                  first: np.ndarray | None = None) -> np.ndarray:
-            probs = np.zeros((len(where), len(CLASSES)))
-            for i, (x, _, _) in enumerate(where):
-                value, q = says[x]
-                probs[i] = (1 - q) / (len(CLASSES) - 1)
-                probs[i, value] = q
-            return probs
+            return np.array([sure_of(*says[x]) for x, _, _ in where])
 
         classifier_answers(monkeypatch, fake)
         assert read(img).values == ()  # each one left out
@@ -632,9 +630,7 @@ class TestReadAs:
         cv2.circle(img, (300, 288), 6, BLACK, -1)  # ... and its pip
         sc, die = self.scene_and_die(img)
         die.value, die.problem = 2, doubt  # as if the side face's pip were taken in
-        probs = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1))
-        probs[1] = p
-        (out,) = _weigh_read(sc, [die], {id(die): probs})
+        (out,) = _weigh_read(sc, [die], {id(die): sure_of(1, p)})
         assert out.value == 1  # shown either way, the likelier value
         assert out.problem == ("" if settled else "ambiguous")
 
