@@ -898,18 +898,21 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
     shows the classifier's value when it is the likelier, unless that value needs a pip
     on the face's blank centre (:func:`_centre_blank`).
     """
-    faint = {id(d) for d in dice if d.value == 1 and not d.problem
-             and d.found is not None and d.found.score < BARE_SURE
-             and float(seen[id(d)][1]) < NET_SURE
-             and int(np.argmax(seen[id(d)])) in (_UNREADABLE, 1, _NONE)}
-    # one spot on a faint find, which the classifier sees as no other face: a key, a
-    # screw, a speck (measured: never a die showing 1 on the real photos)
     sizes = [d.found.size for d in dice if d.found is not None]
     small = SPECK * statistics.median(sizes) if sizes else 0.0
-    specks = {id(d) for d in dice if d.value == 1 and d.found is not None
-              and d.found.size < small and float(seen[id(d)][1]) < NET_SURE}
-    # one spot on a find far smaller than the other dice: a speck, a crumb
-    dice = [d for d in dice if id(d) not in faint | specks]
+
+    def stray(d: _Die) -> bool:
+        """One spot the classifier is not sure is a 1, on a faint find it sees as no
+        other face (a key, a screw: measured, never a die showing 1 on the real photos)
+        or on a find far smaller than the other dice (a speck, a crumb)."""
+        p = seen[id(d)]
+        if d.value != 1 or d.found is None or float(p[1]) >= NET_SURE:
+            return False
+        faint = (not d.problem and d.found.score < BARE_SURE
+                 and int(np.argmax(p)) in (_UNREADABLE, 1, _NONE))
+        return faint or d.found.size < small
+
+    dice = [d for d in dice if not stray(d)]
     for die in dice:
         p = seen[id(die)]
         value = 1 + int(np.argmax(p[1:7]))  # the value it finds likeliest
