@@ -32,7 +32,9 @@ Steps, all on a working copy scaled so pips are a few pixels wide:
    find is no die unless it is sure of the 1; a die the pips could not read it reads
    alone when sure (a face read only by looking closer stands only where it reads
    a value unsure, or calls it unreadable unsurely: then in doubt), and a find without
-   pips it calls a moving or leaning die is refused;
+   pips it calls a moving or leaning die is refused, and one it reads unsurely is
+   shown in doubt when it looks like the dice read (their body colour, size and shape:
+   a die of the set whose pips hardly show, where keys and plugs are unlike them);
    so is a find the detector scores too low to keep that is smeared one way and that it
    is sure shows no face (a die blurred mid-tumble: left out, the dice at rest would be
    answered as the whole roll).
@@ -791,6 +793,9 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
                            or d.found is None or _cut(d.found, frame, 0.5)]
                           for group in (dice, unread, bare))
     rescued, unread = _weigh_unread(img, unread, bare, seen, finds)
+    taken = {id(d) for d in (*rescued, *unread)}
+    rescued += _look_alike(img, [d for d in bare if id(d) not in taken], [*dice, *rescued],
+                           unread, seen, finds)
     # pips read on a find smeared one way that the classifier is sure shows no face: a
     # die moving, whose streaked pips happened to make a face
     for die in dice:
@@ -1032,6 +1037,77 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
     return dice, kept
 
 
+#: Most colour difference (CIELAB on OpenCV's 8-bit scale) between the body of a find
+#: the pips saw nothing on, dropped as no die, and a die read in the same frame for it
+#: to be taken for one of the set (:func:`_look_alike`). Measured on the real photos,
+#: among the dropped finds that pass the other tests below: nell-byler's 21 dice lie
+#: 4-43 from a die read (smoky beside smoky, blue beside smoky), matteop65's 11 keys,
+#: plugs and labels 75 and more from its white dice ...
+LOOK_ALIKE = 45.0
+#: ... the classifier's most probability of "no die" there ...
+ALIKE_NONE = 0.1
+#: ... the least roundness of the gradients around it (a die's square body has edges
+#: every way; a cable, a label's print or a key's letters run mostly one way) ...
+ALIKE_ROUND = 0.5
+#: ... and the most factor between its size and the median find's.
+ALIKE_SIZE = 1.35
+
+
+def _beside(cand: Candidate, dice: list[_Die]) -> bool:
+    """Whether a find lies within 0.6 of an edge of one of ``dice``'s finds: the same die
+    found twice (two flat dice lie an edge apart at least)."""
+    return any(math.hypot(cand.x - d.found.x, cand.y - d.found.y)
+               < 0.6 * max(cand.size, d.found.size)
+               for d in dice if d.found is not None and d.found is not cand)
+
+
+def _body(lab: np.ndarray, cand: Candidate) -> np.ndarray:
+    """The median colour of the middle of a find in ``lab`` (the frame in CIELAB): a die's
+    body colour, its pips too few to sway it.
+
+    >>> lab = np.zeros((40, 40, 3), np.float32); lab[10:30, 10:30] = (200, 128, 128)
+    >>> lab[19:21, 19:21] = (20, 128, 128)  # a pip
+    >>> _body(lab, Candidate(20, 20, 20.0, 0.9, "flat")).tolist()
+    [200.0, 128.0, 128.0]
+    """
+    h = max(2, round(0.4 * cand.size))
+    x, y = round(cand.x), round(cand.y)
+    return np.median(lab[max(0, y - h):y + h, max(0, x - h):x + h].reshape(-1, 3), axis=0)
+
+
+def _look_alike(img: np.ndarray, dropped: list[_Die], known: list[_Die], unread: list[_Die],
+                seen: dict[int, np.ndarray], finds: list[Candidate]) -> list[_Die]:
+    """The bare finds :func:`_weigh_unread` dropped (``dropped``) that look like a die read
+    in the frame (``known``; :data:`LOOK_ALIKE`), are about as large as the other
+    ``finds`` (:data:`ALIKE_SIZE`), die-shaped (:data:`ALIKE_ROUND`) and a die to the
+    classifier (:data:`ALIKE_NONE`), and are no die already shown (``known``,
+    ``unread``) found twice: each shown in doubt with the value the classifier finds
+    likeliest. The dice of a game come as a set, so a faint find like them is one of
+    them (on the real photos, smoky dice whose pips hardly show), where a key, a plug or
+    a label is unlike every die read.
+    """
+    if not dropped or not known:
+        return []
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    bodies = np.array([_body(lab, d.found) for d in known if d.found is not None])
+    median = statistics.median(f.size for f in finds)
+    out: list[_Die] = []
+    for die in sorted(dropped, key=lambda d: d.found.score if d.found else 0.0, reverse=True):
+        cand, p = die.found, seen[id(die)]
+        assert cand is not None
+        if (float(p[_NONE]) > ALIKE_NONE or _beside(cand, [*known, *unread, *out])
+                or not 1 / ALIKE_SIZE <= cand.size / median <= ALIKE_SIZE
+                or _patch_roundness(img, cand, 0.75 * cand.size) < ALIKE_ROUND
+                or float(np.linalg.norm(bodies - _body(lab, cand), axis=1).min()) > LOOK_ALIKE):
+            continue
+        die.value = 1 + int(np.argmax(p[1:7]))
+        die.confidence = float(p[die.value])
+        die.problem = "ambiguous"
+        die.detail = f"die at {{where}} is found faintly and read unsurely as a {die.value}"
+        out.append(die)
+    return out
+
+
 #: The reason given for a find cut by the frame on which the classifier reads no face
 #: (it calls it no die, or a die with no readable face): it may be a die (the classifier
 #: never saw one cut), so the roll is refused, but no value is shown for it.
@@ -1069,16 +1145,7 @@ def _moving(img: np.ndarray, finds: list[Candidate], others: list[Candidate],
         if any(k is not c and math.hypot(c.x - k.x, c.y - k.y) <= max(c.size, k.size)
                for k in others):
             continue
-        half = max(3, round(c.size))
-        x0, y0 = max(0, round(c.x) - half), max(0, round(c.y) - half)
-        patch = img[y0:round(c.y) + half, x0:round(c.x) + half]
-        if min(patch.shape[:2]) < 3:
-            continue
-        patch = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
-        gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
-        if _roundness(float((gx * gx).sum()), float((gy * gy).sum()),
-                      float((gx * gy).sum())) < SMEARED:
+        if _patch_roundness(img, c, c.size) < SMEARED:
             smeared.append(i)
     if not smeared:
         return []
@@ -1232,6 +1299,20 @@ def _roundness(jxx: float, jyy: float, jxy: float) -> float:
     half_tr = (jxx + jyy) / 2
     disc = math.sqrt(max(half_tr**2 - (jxx * jyy - jxy**2), 0.0))
     return float((half_tr - disc) / max(half_tr + disc, 1e-6))
+
+
+def _patch_roundness(img: np.ndarray, cand: Candidate, half: float) -> float:
+    """The roundness of the gradients in the square ``half`` wide each side of a find
+    (1.0 where the patch is too small to tell)."""
+    h = max(3, round(half))
+    x0, y0 = max(0, round(cand.x) - h), max(0, round(cand.y) - h)
+    patch = img[y0:round(cand.y) + h, x0:round(cand.x) + h]
+    if min(patch.shape[:2]) < 3:
+        return 1.0
+    patch = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
+    return _roundness(float((gx * gx).sum()), float((gy * gy).sum()), float((gx * gy).sum()))
 
 
 def _smeared(sc: _Scene) -> bool:

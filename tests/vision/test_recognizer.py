@@ -279,6 +279,37 @@ class TestSecondOpinion:
         roll = read(img)
         assert roll.status == "unsure" and roll.values == values, roll
 
+    @pytest.mark.parametrize(("body", "none", "values"), [
+        (WHITE, 0.05, (3, 4, 5)),  # like the dice read: one of the set, shown in doubt
+        (BLACK, 0.05, (3, 5)),  # unlike them: a plug, a key
+        (WHITE, 0.2, (3, 5)),  # like them, but maybe no die to the classifier
+    ])
+    def test_a_faint_find_without_pips_like_the_dice_read_is_shown_in_doubt(
+        self, monkeypatch: pytest.MonkeyPatch, body: tuple[int, int, int], none: float,
+        values: tuple[int, ...]
+    ) -> None:
+        img = tray([(160, 240, 3, 64, 0), (480, 240, 5, 64, 0)], bg=(200, 200, 200))
+        cv2.rectangle(img, (288, 208), (352, 272), body, -1)  # a die whose pips don't show
+        found = [Candidate(float(x), 240.0, 64.0, score, "flat")
+                 for x, score in ((160, 0.9), (320, 0.4), (480, 0.9))]
+        monkeypatch.setattr(recognizer, "find_dice", lambda img, *_: found)
+
+        def fake(frame: np.ndarray, where: list, turns: int = 4,
+                 first: np.ndarray | None = None) -> np.ndarray:
+            faint = sure_of(4, 0.4)  # fewer than BARE_GUESS: alone, dropped as a key
+            faint[CLASSES.index("none")] = none
+            return np.array([faint / faint.sum() if x == 320 else sure_of(3 if x < 320 else 5,
+                                                                          0.95)
+                             for x, _, _ in where])
+
+        classifier_answers(monkeypatch, fake)
+        roll = read(img)
+        assert roll.values == values, roll
+        assert roll.ok == (len(values) == 2), roll
+        if not roll.ok:
+            assert roll.kind == "ambiguous" and "found faintly" in roll.reason, roll
+            assert roll.dice[1].confidence < 0.5
+
     @pytest.mark.parametrize(("told", "values", "reason"), [
         (None, (), "no-dice"),  # not told: a find left out is left out
         (1, (4,), "wrong-count: expected 1 dice, found 0 (1 more shown as a guess)"),
