@@ -1053,26 +1053,30 @@ ALIKE_ROUND = 0.5
 ALIKE_SIZE = 1.35
 
 
-def _beside(cand: Candidate, dice: list[_Die]) -> bool:
-    """Whether a find lies within 0.6 of an edge of one of ``dice``'s finds: the same die
-    found twice (two flat dice lie an edge apart at least)."""
-    return any(math.hypot(cand.x - d.found.x, cand.y - d.found.y)
-               < 0.6 * max(cand.size, d.found.size)
-               for d in dice if d.found is not None and d.found is not cand)
+def _near(cand: Candidate, others: list[Candidate], reach: float) -> bool:
+    """Whether a find lies within ``reach`` of the larger edge of one of ``others``.
+
+    >>> a, b = Candidate(0, 0, 20.0, 0.9, "flat"), Candidate(10, 0, 16.0, 0.9, "flat")
+    >>> _near(a, [a, b], 0.6), _near(a, [a, b], 0.4)
+    (True, False)
+    """
+    return any(k is not cand and math.hypot(cand.x - k.x, cand.y - k.y)
+               <= reach * max(cand.size, k.size) for k in others)
 
 
-def _body(lab: np.ndarray, cand: Candidate) -> np.ndarray:
-    """The median colour of the middle of a find in ``lab`` (the frame in CIELAB): a die's
+def _body(img: np.ndarray, cand: Candidate) -> np.ndarray:
+    """The median colour (CIELAB, OpenCV's 8-bit scale) of the middle of a find: a die's
     body colour, its pips too few to sway it.
 
-    >>> lab = np.zeros((40, 40, 3), np.float32); lab[10:30, 10:30] = (200, 128, 128)
-    >>> lab[19:21, 19:21] = (20, 128, 128)  # a pip
-    >>> _body(lab, Candidate(20, 20, 20.0, 0.9, "flat")).tolist()
-    [200.0, 128.0, 128.0]
+    >>> img = np.zeros((40, 40, 3), np.uint8); img[10:30, 10:30] = 255
+    >>> img[19:21, 19:21] = 0  # a pip
+    >>> _body(img, Candidate(20, 20, 20.0, 0.9, "flat")).tolist()
+    [255.0, 128.0, 128.0]
     """
     h = max(2, round(0.4 * cand.size))
     x, y = round(cand.x), round(cand.y)
-    return np.median(lab[max(0, y - h):y + h, max(0, x - h):x + h].reshape(-1, 3), axis=0)
+    patch = img[max(0, y - h):y + h, max(0, x - h):x + h]
+    return np.median(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3), axis=0)
 
 
 def _look_alike(img: np.ndarray, dropped: list[_Die], known: list[_Die], unread: list[_Die],
@@ -1088,18 +1092,21 @@ def _look_alike(img: np.ndarray, dropped: list[_Die], known: list[_Die], unread:
     """
     if not dropped or not known:
         return []
-    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
-    bodies = np.array([_body(lab, d.found) for d in known if d.found is not None])
+    bodies = np.array([_body(img, d.found) for d in known if d.found is not None])
+    shown = [d.found for d in (*known, *unread) if d.found is not None]
     median = statistics.median(f.size for f in finds)
     out: list[_Die] = []
     for die in sorted(dropped, key=lambda d: d.found.score if d.found else 0.0, reverse=True):
         cand, p = die.found, seen[id(die)]
         assert cand is not None
-        if (float(p[_NONE]) > ALIKE_NONE or _beside(cand, [*known, *unread, *out])
+        # within 0.6 of an edge of a die shown: the same die found twice (two flat dice
+        # lie an edge apart at least)
+        if (float(p[_NONE]) > ALIKE_NONE or _near(cand, shown, 0.6)
                 or not 1 / ALIKE_SIZE <= cand.size / median <= ALIKE_SIZE
                 or _patch_roundness(img, cand, 0.75 * cand.size) < ALIKE_ROUND
-                or float(np.linalg.norm(bodies - _body(lab, cand), axis=1).min()) > LOOK_ALIKE):
+                or float(np.linalg.norm(bodies - _body(img, cand), axis=1).min()) > LOOK_ALIKE):
             continue
+        shown.append(cand)
         die.value = 1 + int(np.argmax(p[1:7]))
         die.confidence = float(p[die.value])
         die.problem = "ambiguous"
@@ -1142,8 +1149,7 @@ def _moving(img: np.ndarray, finds: list[Candidate], others: list[Candidate],
     """
     smeared = []
     for i, c in enumerate(finds):
-        if any(k is not c and math.hypot(c.x - k.x, c.y - k.y) <= max(c.size, k.size)
-               for k in others):
+        if _near(c, others, 1.0):
             continue
         if _patch_roundness(img, c, c.size) < SMEARED:
             smeared.append(i)
