@@ -310,6 +310,32 @@ class TestSecondOpinion:
             assert roll.kind == "ambiguous" and "found faintly" in roll.reason, roll
             assert roll.dice[1].confidence < 0.5
 
+    @pytest.mark.parametrize(("face", "pip", "p", "ok"), [
+        (WHITE, BLACK, 0.35, True),  # a die of the set showing 1, the classifier unsure
+        ((60, 60, 60), WHITE, 0.35, False),  # a key with one mark among white dice
+        ((60, 60, 60), WHITE, 0.6, True),  # unlike the rest, but likely a 1: a die
+    ])
+    def test_a_doubtful_1_on_something_unlike_every_other_die_is_refused(
+        self, monkeypatch: pytest.MonkeyPatch, face: tuple[int, int, int],
+        pip: tuple[int, int, int], p: float, ok: bool
+    ) -> None:
+        img = tray([(120, 240, 3, 64, 0), (280, 240, 5, 64, 0), (440, 240, 2, 64, 0)],
+                   bg=(200, 200, 200))
+        draw_die(img, (560, 240), 1, 64, 0, face=face, pip=pip)
+        found = [Candidate(float(x), 240.0, 64.0, 0.9, "flat") for x in (120, 280, 440, 560)]
+        monkeypatch.setattr(recognizer, "find_dice", lambda img, *_: found)
+        says = {120.0: (3, 0.95), 280.0: (5, 0.95), 440.0: (2, 0.95), 560.0: (1, p)}
+
+        def fake(frame: np.ndarray, where: list, turns: int = 4,
+                 first: np.ndarray | None = None) -> np.ndarray:
+            return np.array([sure_of(*says[x]) for x, _, _ in where])
+
+        classifier_answers(monkeypatch, fake)
+        roll = read(img)
+        assert roll.values == (1, 2, 3, 5) and roll.ok == ok, roll
+        if not ok:
+            assert roll.kind == "ambiguous" and "unlike every other die" in roll.reason, roll
+
     @pytest.mark.parametrize(("told", "values", "reason"), [
         (None, (), "no-dice"),  # not told: a find left out is left out
         (1, (4,), "wrong-count: expected 1 dice, found 0 (1 more shown as a guess)"),
