@@ -1161,8 +1161,8 @@ MOVING = "die at {where} is moving: smeared, no face can be read"
 #: die read as flat (0.14) fall under 0.15, and no roll read right. At the classifier's
 #: own doubt (:data:`NET_DOUBT`): a die the classifier all but rules out is never
 #: answered, not even where it calls the die unreadable and the pips' value stands (a
-#: cocked die read from its side face, a 4 read as a 1: 0.195-0.199, where the first
-#: roll read right is at 0.173; docs/benchmarks.md).
+#: cocked die read from its side face: 0.199, where the first roll read right is at
+#: 0.173; docs/benchmarks.md).
 MIN_CONFIDENCE = NET_DOUBT
 #: The reason given for a die read less surely than that.
 UNSURE_READ = "die at {where} is read too unsurely to answer"
