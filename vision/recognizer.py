@@ -1080,16 +1080,13 @@ def _body(img: np.ndarray, cand: Candidate) -> np.ndarray:
     return np.median(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3), axis=0)
 
 
-def _colour_gap(img: np.ndarray, cand: Candidate, others: list[Candidate]) -> float:
-    """How far a find's body colour (:func:`_body`) lies from the nearest of ``others``'.
+def _colour_gap(body: np.ndarray, bodies: np.ndarray) -> float:
+    """How far a body colour (:func:`_body`) lies from the nearest of ``bodies`` (one a row).
 
-    >>> img = np.zeros((40, 80, 3), np.uint8); img[:, 40:] = 255
-    >>> a, b = Candidate(20, 20, 20.0, 0.9, "flat"), Candidate(60, 20, 20.0, 0.9, "flat")
-    >>> _colour_gap(img, a, [b]), _colour_gap(img, a, [a, b])
-    (255.0, 0.0)
+    >>> _colour_gap(np.array([255.0, 128, 128]), np.array([[0.0, 128, 128], [252, 128, 124]]))
+    5.0
     """
-    bodies = np.array([_body(img, k) for k in others])
-    return float(np.linalg.norm(bodies - _body(img, cand), axis=1).min())
+    return float(np.linalg.norm(bodies - body, axis=1).min())
 
 
 def _look_alike(img: np.ndarray, dropped: list[_Die], known: list[_Die], unread: list[_Die],
@@ -1106,6 +1103,7 @@ def _look_alike(img: np.ndarray, dropped: list[_Die], known: list[_Die], unread:
     kin = [d.found for d in known if d.found is not None]
     if not dropped or not kin:
         return []
+    bodies = np.array([_body(img, k) for k in kin])
     shown = [d.found for d in (*known, *unread) if d.found is not None]
     median = statistics.median(f.size for f in finds)
     out: list[_Die] = []
@@ -1117,7 +1115,7 @@ def _look_alike(img: np.ndarray, dropped: list[_Die], known: list[_Die], unread:
         if (float(p[_NONE]) > ALIKE_NONE or _near(cand, shown, 0.6)
                 or not 1 / ALIKE_SIZE <= cand.size / median <= ALIKE_SIZE
                 or _patch_roundness(img, cand, 0.75 * cand.size) < ALIKE_ROUND
-                or _colour_gap(img, cand, kin) > LOOK_ALIKE):
+                or _colour_gap(_body(img, cand), bodies) > LOOK_ALIKE):
             continue
         shown.append(cand)
         die.value = 1 + int(np.argmax(p[1:7]))
@@ -1136,13 +1134,15 @@ def _odd_one_out(img: np.ndarray, dice: list[_Die], seen: dict[int, np.ndarray])
     185 from the nearest die; every die showing 1 that the classifier doubts as much
     lies within 17 of another die read, and every one unlike the rest is at 0.55 or
     more. It only ever makes an answer ``unsure``."""
-    for die in dice:
-        cand = die.found
-        others = [d.found for d in dice if d is not die and d.found is not None]
-        if (die.value != 1 or die.problem or cand is None or len(others) < 2
-                or float(seen[id(die)][1]) >= GUESS):
-            continue
-        if _colour_gap(img, cand, others) > LOOK_ALIKE:
+    doubtful = [d for d in dice if d.value == 1 and not d.problem and d.found is not None
+                and float(seen[id(d)][1]) < GUESS]
+    found = [(d, d.found) for d in dice if d.found is not None]
+    if not doubtful or len(found) < 3:
+        return
+    bodies = np.array([_body(img, f) for _, f in found])
+    for die in doubtful:
+        i = next(k for k, (d, _) in enumerate(found) if d is die)
+        if _colour_gap(bodies[i], np.delete(bodies, i, axis=0)) > LOOK_ALIKE:
             die.problem = "ambiguous"
             die.detail = "die at {where} is one spot on something unlike every other die"
 

@@ -217,6 +217,15 @@ class TestSecondOpinion:
         classifier_answers(monkeypatch, fake)
 
     @staticmethod
+    def classifier_by_x(monkeypatch: pytest.MonkeyPatch, says: dict[float, np.ndarray]) -> None:
+        """The classifier answers each find with the probabilities keyed by its x."""
+        def fake(frame: np.ndarray, where: list, turns: int = 4,
+                 first: np.ndarray | None = None) -> np.ndarray:
+            return np.array([says[x] for x, _, _ in where])
+
+        classifier_answers(monkeypatch, fake)
+
+    @staticmethod
     def detector_finds(monkeypatch: pytest.MonkeyPatch, score: float) -> None:
         """The detector finds one die at the frame's centre with this score."""
         found = [Candidate(320.0, 240.0, 64.0, score, "flat")]
@@ -293,16 +302,10 @@ class TestSecondOpinion:
         found = [Candidate(float(x), 240.0, 64.0, score, "flat")
                  for x, score in ((160, 0.9), (320, 0.4), (480, 0.9))]
         monkeypatch.setattr(recognizer, "find_dice", lambda img, *_: found)
-
-        def fake(frame: np.ndarray, where: list, turns: int = 4,
-                 first: np.ndarray | None = None) -> np.ndarray:
-            faint = sure_of(4, 0.4)  # fewer than BARE_GUESS: alone, dropped as a key
-            faint[CLASSES.index("none")] = none
-            return np.array([faint / faint.sum() if x == 320 else sure_of(3 if x < 320 else 5,
-                                                                          0.95)
-                             for x, _, _ in where])
-
-        classifier_answers(monkeypatch, fake)
+        faint = sure_of(4, 0.4)  # fewer than BARE_GUESS: alone, dropped as a key
+        faint[CLASSES.index("none")] = none
+        self.classifier_by_x(monkeypatch, {160.0: sure_of(3, 0.95), 320.0: faint / faint.sum(),
+                                           480.0: sure_of(5, 0.95)})
         roll = read(img)
         assert roll.values == values, roll
         assert roll.ok == (len(values) == 2), roll
@@ -325,12 +328,7 @@ class TestSecondOpinion:
         found = [Candidate(float(x), 240.0, 64.0, 0.9, "flat") for x in (120, 280, 440, 560)]
         monkeypatch.setattr(recognizer, "find_dice", lambda img, *_: found)
         says = {120.0: (3, 0.95), 280.0: (5, 0.95), 440.0: (2, 0.95), 560.0: (1, p)}
-
-        def fake(frame: np.ndarray, where: list, turns: int = 4,
-                 first: np.ndarray | None = None) -> np.ndarray:
-            return np.array([sure_of(*says[x]) for x, _, _ in where])
-
-        classifier_answers(monkeypatch, fake)
+        self.classifier_by_x(monkeypatch, {x: sure_of(*v) for x, v in says.items()})
         roll = read(img)
         assert roll.values == (1, 2, 3, 5) and roll.ok == ok, roll
         if not ok:
@@ -364,12 +362,7 @@ class TestSecondOpinion:
         found = [Candidate(float(x), 240.0, 64.0, 0.4, "flat") for x in (160, 320, 480)]
         monkeypatch.setattr(recognizer, "find_dice", lambda img, *_: found)
         says = {160.0: (2, 0.3), 320.0: (4, 0.55), 480.0: (6, 0.45)}
-
-        def fake(frame: np.ndarray, where: list, turns: int = 4,
-                 first: np.ndarray | None = None) -> np.ndarray:
-            return np.array([sure_of(*says[x]) for x, _, _ in where])
-
-        classifier_answers(monkeypatch, fake)
+        self.classifier_by_x(monkeypatch, {x: sure_of(*v) for x, v in says.items()})
         assert read(img).values == ()  # each one left out
         two = read(img, dice=2)
         assert two.values == (4, 6) and [round(d.x) for d in two.dice] == [320, 480], two
