@@ -1,0 +1,1 @@
+"""Raspberry Pi deployment: the install script, the systemd unit and the default config."""
