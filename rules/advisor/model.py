@@ -227,7 +227,9 @@ class Model:
             return
         cm, cu, cy = cm[filled], cu[filled], cy[filled]
         lower = ((cm & self.lower_mask) != self.lower_mask).astype(np.intp)[None, :]
-        match = ((cm[None, :] & self.match_bit[:, None]) == 0).astype(np.intp)  # (faces, C)
+        bits = self.match_bit[:, None]
+        match = ((cm[None, :] & bits) == 0) & (bits != 0)
+        match = match.astype(np.intp)  # (faces, C): the matching upper box is open
         faces = np.arange(self.lat.faces)[:, None]
         best = np.full(match.shape, NEG)
         for b in range(len(self.boxes)):
@@ -257,7 +259,8 @@ class Model:
         counts = lat.counts[hand]
         if self.flagged and mask >> self.five & 1 and counts.max() == lat.n:
             f = int(np.argmax(counts))
-            m = int(mask & int(self.match_bit[f]) == 0)
+            bit = int(self.match_bit[f])
+            m = int(bit != 0 and mask & bit == 0)
             low = int(mask & self.lower_mask != self.lower_mask)
             if not self.joker_legal[c, f, box, flag, m, low]:
                 return None
@@ -308,12 +311,12 @@ def _build(rs: RuleSet) -> Model:
         for f in range(rs.faces):
             dice = (f + 1,) * rs.dice
             matching = [b for b in uppers if rs.box(boxes[b]).points(dice) > 0]
-            if len(matching) != 1:
+            if len(matching) > 1:
                 raise Unsolvable(
                     f"{rs.reference} has {len(matching)} upper boxes for five {f + 1}s; "
-                    "the joker rules need exactly one"
+                    "the joker rules need at most one"
                 )
-            match_bit[f] = 1 << matching[0]
+            match_bit[f] = 1 << matching[0] if matching else 0
         _read_jokers(rs, boxes, five, match_bit, lower_mask, context, legal, total, gain)
         gain *= np.array([(bonus_mask >> b) & 1 for b in range(len(boxes))])[
             None, None, :, None, None, None
@@ -371,9 +374,9 @@ def _read_jokers(
     ):
         if b == five:
             continue
-        match = int(match_bit[f]).bit_length() - 1
+        match = int(match_bit[f]).bit_length() - 1  # -1: no upper box for this face
         is_lower = bool(lower_mask >> b & 1)
-        if (b == match and not m) or (is_lower and not low):
+        if (b == match and not m) or (is_lower and not low) or (m and match < 0):
             continue
         open_ = {b}
         if m:
