@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import click
 
+from dicetray.firmware.commands.advise import advise
 from dicetray.firmware.commands.calibrate import calibrate
 from dicetray.firmware.commands.read import read
 from dicetray.firmware.commands.rules import rules
@@ -34,3 +35,4 @@ def main(ctx: click.Context, data_dir: str | None) -> None:
 main.add_command(rules)
 main.add_command(read)
 main.add_command(calibrate)
+main.add_command(advise)

@@ -106,6 +106,7 @@ class TableCache:
         self.directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".part")
         try:
+            os.chmod(tmp, 0o644)  # the web service may run as another user
             with os.fdopen(fd, "wb") as out:
                 out.write(MAGIC + json.dumps(header).encode() + b"\n" + body)
             os.replace(tmp, path)
