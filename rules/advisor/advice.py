@@ -23,12 +23,22 @@ from enum import StrEnum
 
 from dicetray.rules.advisor.errors import AdvisorError
 from dicetray.rules.advisor.table import StrategyTable, plan_turn
+from dicetray.rules.advisor.turn import TurnPlan
 from dicetray.rules.errors import GameOver, InvalidDice, NotRolled, UnknownBox
 from dicetray.rules.game import Game
 from dicetray.rules.ruleset import RuleSet
 from dicetray.rules.sheet import Sheet
 
-__all__ = ["Advice", "Option", "OptionKind", "Situation", "advise", "advise_game", "expected_final"]
+__all__ = [
+    "Advice",
+    "Option",
+    "OptionKind",
+    "Situation",
+    "advise",
+    "advise_game",
+    "expected_final",
+    "plan_for",
+]
 
 
 class OptionKind(StrEnum):
@@ -142,6 +152,14 @@ def _mask(table: StrategyTable, situation: Situation) -> int:
     return sum(1 << boxes.index(b) for b in situation.filled)
 
 
+def plan_for(table: StrategyTable, situation: Situation) -> TurnPlan:
+    """The turn from ``situation`` solved once, for several :func:`advise` calls."""
+    model = table.model
+    flag = int(situation.flag) if model.flagged else 0
+    upper = min(situation.upper, model.threshold) if model.threshold else 0
+    return plan_turn(table, _mask(table, situation), upper, flag)
+
+
 def expected_final(table: StrategyTable, situation: Situation) -> float:
     """Expected final score from the start of a turn in ``situation``."""
     mask = _mask(table, situation)
@@ -154,10 +172,12 @@ def advise(
     dice: Sequence[int],
     rolls_left: int,
     locked: Sequence[int] = (),
+    plan: TurnPlan | None = None,
 ) -> Advice:
     """Every option after a roll of ``dice`` with ``rolls_left`` rolls to come, best first.
 
     ``locked`` are dice set aside at an earlier roll (locked-hold rule sets keep them out).
+    ``plan`` is this turn already solved (:func:`~.table.plan_turn`), to reuse within a turn.
     """
     model = table.model
     rs = model.ruleset
@@ -186,7 +206,8 @@ def advise(
             Option(OptionKind.SCORE, situation.total + points + future, box=box, points=points)
         )
     if rolls_left:
-        keeps = plan_turn(table, mask, upper, flag).keeps[j + 1][:, 0]
+        plan = plan or plan_turn(table, mask, upper, flag)
+        keeps = plan.keeps[j + 1][:, 0]
         for hand in lat.sub_hands(lat.rolls.start + roll):
             kept = lat.dice(hand)
             if len(kept) == rs.dice or (rs.hold == "none" and kept):

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""The advisor's speed and its figures, beside a straightforward NumPy solver.
+
+    python3 benchmarks/advisor.py solve --repeat 3     # table solve times, both solvers
+    python3 benchmarks/advisor.py hint --count 500     # hint latency
+    python3 benchmarks/advisor.py size                 # table size on disk and in memory
+    python3 benchmarks/advisor.py simulate --games 10000
+    python3 benchmarks/advisor.py pi                   # sysbench ratio for the Pi 4 estimate
+
+The straightforward solver (:func:`straightforward_table`) is the textbook one: sheet by
+sheet (all upper totals and flags of one sheet at once), the keep-to-roll chances as a
+dense 462 x 252 matrix product, the best keep of each roll as a max over all its
+sub-hands, every upper total solved. It uses the same scoring model, so both answer the
+same question; it checks that they agree.
+
+>>> straightforward_keep_matrix(2, 2).shape
+(6, 3)
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from dicetray.rules import load_ruleset  # noqa: E402
+from dicetray.rules.advisor.advice import Situation, advise  # noqa: E402
+from dicetray.rules.advisor.cache import TableCache  # noqa: E402
+from dicetray.rules.advisor.lattice import lattice  # noqa: E402
+from dicetray.rules.advisor.model import Model  # noqa: E402
+from dicetray.rules.advisor.selfplay import play_optimally  # noqa: E402
+from dicetray.rules.advisor.table import build_table  # noqa: E402
+
+# Optimal-play means per box for Yahtzee with a free-choice joker, as RULES.md quotes them
+# (seed 000, the figures of Wikipedia's optimal-strategy table).
+PUBLISHED = {
+    "ones": 1.88, "twos": 5.28, "threes": 8.57, "fours": 12.16, "fives": 15.69,
+    "sixes": 19.19, "upper bonus": 23.84, "three-of-a-kind": 21.66,
+    "four-of-a-kind": 13.10, "full-house": 22.59, "small-straight": 29.46,
+    "large-straight": 32.71, "yahtzee": 16.87, "chance": 22.01, "yahtzee bonus": 9.58,
+}  # fmt: skip
+
+
+def straightforward_keep_matrix(n: int, faces: int) -> np.ndarray:
+    """P[keep, roll]: the chance that holding ``keep`` and throwing the rest gives ``roll``."""
+    lat = lattice(n, faces)
+    out = np.zeros((lat.size, lat.rolls.stop - lat.rolls.start))
+    for keep in range(lat.size):
+        for r in range(lat.rolls.start, lat.rolls.stop):
+            if lat.contains(r, keep):
+                rest = tuple(int(x) for x in lat.counts[r] - lat.counts[keep])
+                out[keep, r - lat.rolls.start] = lat.prob[lat.index[rest]]
+    return out
+
+
+def straightforward_table(model: Model) -> np.ndarray:
+    """Every state's value, sheet by sheet with dense matrices (free holds only)."""
+    lat = model.lat
+    assert model.ruleset.hold == "free" and len(set(model.context)) == 1
+    keep_matrix = straightforward_keep_matrix(lat.n, lat.faces)
+    rolls = range(lat.rolls.start, lat.rolls.stop)
+    subs = [[k for k in lat.sub_hands(r) if k != r] for r in rolls]
+    width = max(len(s) for s in subs)
+    sub_index = np.array([s + [s[0]] * (width - len(s)) for s in subs])
+    nb, ups, flags = len(model.boxes), model.uppers, 2
+    values = np.zeros((1 << nb, ups, flags))
+    values[model.full] = model.end_value(np.arange(ups))[:, None]
+    u = np.arange(ups)
+    fives = set(model.five_rows.tolist())
+    for mask in range(model.full - 1, -1, -1):
+        scores = np.full((len(subs), ups, flags), -np.inf)
+        for b in range(nb):
+            if mask >> b & 1:
+                continue
+            after = values[mask | 1 << b]
+            pts = model.points[0, b]
+            nu = np.minimum(model.threshold, u[None, :] + model.up[0, b][:, None])
+            for y in range(flags):
+                ny = (pts > 0).astype(int) if (model.flagged and b == model.five) else y
+                ny = np.broadcast_to(np.asarray(ny)[..., None] if np.ndim(ny) else ny, nu.shape)
+                cand = pts[:, None] + after[nu, ny]
+                if model.flagged and mask >> model.five & 1:
+                    for r in fives:
+                        found = model.entry(mask, y, b, r, 0)
+                        cand[r] = -np.inf
+                        if found is not None:
+                            total, gain, _ = found
+                            cand[r] = total + after[np.minimum(model.threshold, u + gain), y]
+                np.maximum(scores[:, :, y], cand, out=scores[:, :, y])
+        flat = scores.reshape(len(subs), -1)
+        for _ in range(model.ruleset.rolls - 1):
+            keep = keep_matrix @ flat
+            flat = np.maximum(flat, keep[sub_index].max(axis=1))
+        values[mask] = (lat.prob[lat.rolls] @ flat).reshape(ups, flags)
+    return values
+
+
+def _cpu(fn):
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = fn()
+    return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def solve(args: argparse.Namespace) -> None:
+    rs = load_ruleset(args.ruleset)
+    model = Model.build(rs)
+    fast, slow = [], []
+    for run in range(args.repeat):
+        table, wall, cpu = _cpu(lambda: build_table(Model.build(rs)))
+        fast.append((wall, cpu))
+        print(f"run {run + 1}: advisor {wall:.2f} s wall, {cpu:.2f} s CPU", flush=True)
+        if args.skip_baseline:
+            continue
+        values, wall, cpu = _cpu(lambda: straightforward_table(model))
+        slow.append((wall, cpu))
+        diff = abs(float(values[0, 0, 0]) - table.expected)
+        print(
+            f"run {run + 1}: straightforward {wall:.2f} s wall, {cpu:.2f} s CPU "
+            f"(expected {values[0, 0, 0]:.6f}, differs by {diff:.1e})",
+            flush=True,
+        )
+        assert diff < 1e-6
+    med = lambda runs, i: statistics.median(r[i] for r in runs)  # noqa: E731
+    print(f"{rs.id}: expected {table.expected:.4f}")
+    print(f"advisor: median {med(fast, 0):.2f} s wall, {med(fast, 1):.2f} s CPU")
+    if slow:
+        print(f"straightforward: median {med(slow, 0):.2f} s wall, {med(slow, 1):.2f} s CPU")
+        print(
+            f"speed-up: {med(slow, 0) / med(fast, 0):.1f}x wall, "
+            f"{med(slow, 1) / med(fast, 1):.1f}x CPU"
+        )
+
+
+def hint(args: argparse.Namespace) -> None:
+    rs = load_ruleset(args.ruleset)
+    cache = TableCache(args.cache or tempfile.mkdtemp())
+    table = cache.load_or_build(rs)
+    rng = random.Random(args.seed)
+    situations = []
+    for _ in range(args.count):  # situations from games played optimally
+        game = play_optimally(table, random.Random(rng.random()))
+        entries = game.sheet.entries[: rng.randint(0, 12)]
+        scores = {e.box: e.value for e in entries}
+        dice = tuple(rng.randint(1, 6) for _ in range(5))
+        situations.append((Situation.from_scores(rs, scores), dice, rng.randint(0, 2)))
+    times = []
+    for situation, dice, left in situations:
+        start = time.perf_counter()
+        advise(table, situation, dice, left)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    print(
+        f"hint latency over {len(times)} situations: median {statistics.median(times):.2f} ms, "
+        f"90th percentile {times[int(0.9 * len(times))]:.2f} ms, max {times[-1]:.2f} ms"
+    )
+
+
+def size(args: argparse.Namespace) -> None:
+    rs = load_ruleset(args.ruleset)
+    with tempfile.TemporaryDirectory() as folder:
+        cache = TableCache(folder)
+        table = cache.load_or_build(rs)
+        disk = cache.path(rs).stat().st_size
+    print(
+        f"{rs.id}: {disk / 1e6:.1f} MB on disk, {table.values.nbytes / 1e6:.1f} MB in memory "
+        f"(values {table.values.shape}, float64)"
+    )
+    start = time.perf_counter()
+    TableCache(args.cache).load(rs) if args.cache else None
+    print(f"loading from the cache took {(time.perf_counter() - start) * 1000:.0f} ms")
+
+
+def simulate(args: argparse.Namespace) -> None:
+    rs = load_ruleset(args.ruleset)
+    table = TableCache(args.cache or tempfile.mkdtemp()).load_or_build(rs)
+    rng = random.Random(args.seed)
+    totals, boxes = [], {k: [] for k in PUBLISHED}
+    for _ in range(args.games):
+        game = play_optimally(table, random.Random(rng.random()))
+        sheet = game.sheet
+        totals.append(sheet.total)
+        for box in rs.scored_ids:
+            boxes[box].append(sheet.entry(box).points)
+        boxes["upper bonus"].append(sheet.totals().upper_bonus)
+        boxes["yahtzee bonus"].append(sheet.totals().extras)
+    mean = statistics.fmean(totals)
+    se = statistics.stdev(totals) / len(totals) ** 0.5
+    print(
+        f"{args.games} games of {rs.id}: mean {mean:.3f}, standard error {se:.3f}, "
+        f"solver {table.expected:.4f}, off by {(mean - table.expected) / se:+.2f} SE; "
+        f"sd {statistics.stdev(totals):.2f}, median {statistics.median(totals)}, "
+        f"mode {statistics.mode(totals)}"
+    )
+    print("| box | published | simulated | standard error |")
+    print("| --- | ---: | ---: | ---: |")
+    for box, figure in PUBLISHED.items():
+        got = boxes[box]
+        print(
+            f"| {box} | {figure:.2f} | {statistics.fmean(got):.2f} | "
+            f"{statistics.stdev(got) / len(got) ** 0.5:.2f} |"
+        )
+
+
+def pi(args: argparse.Namespace) -> None:
+    out = subprocess.run(
+        ["sysbench", "cpu", "--threads=1", "run"], capture_output=True, text=True, check=True
+    ).stdout
+    line = next(x for x in out.splitlines() if "events per second" in x)
+    print(line.strip(), "(a Raspberry Pi 4 core: 1478, published)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, fn in (
+        ("solve", solve),
+        ("hint", hint),
+        ("size", size),
+        ("simulate", simulate),
+        ("pi", pi),
+    ):
+        p = sub.add_parser(name)
+        p.set_defaults(fn=fn)
+        p.add_argument(
+            "--ruleset", default="yahtzee" if name != "simulate" else "yahtzee-free-joker"
+        )
+        p.add_argument("--cache", default=None, help="a cache directory to reuse")
+        p.add_argument("--seed", type=int, default=2026)
+    sub.choices["solve"].add_argument("--repeat", type=int, default=3)
+    sub.choices["solve"].add_argument("--skip-baseline", action="store_true")
+    sub.choices["hint"].add_argument("--count", type=int, default=300)
+    sub.choices["simulate"].add_argument("--games", type=int, default=10000)
+    args = parser.parse_args()
+    args.fn(args)
+
+
+if __name__ == "__main__":
+    main()
