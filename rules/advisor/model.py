@@ -178,6 +178,7 @@ class Model:
         work = work or Workspace()
         c = self.context[j]
         rolls = self.points.shape[2]
+        flat = values.reshape(-1)
         out = work.get(f"finals{c}", (rolls, len(cm)))
         out.fill(NEG)
         for b in range(len(self.boxes)):
@@ -187,12 +188,19 @@ class Model:
                 continue
             nm = cm | bit
             vals, where, common, others = self.distinct[c][b]
-            nu = np.minimum(self.threshold, cu[None, :] + self.gain_of(b, vals)[:, None])
-            if self.flagged and b == self.five:
-                ny = np.broadcast_to((vals > 0).astype(np.intp)[:, None], nu.shape)
+            # flat positions in values: (mask * uppers + upper) * 2 + flag
+            base = nm * (self.uppers * 2)
+            gain = self.gain_of(b, vals)
+            if gain.any():
+                pos = base[None, :] + np.minimum(self.threshold, cu[None, :] + gain[:, None]) * 2
             else:
-                ny = np.broadcast_to(cy[None, :], nu.shape)
-            w = vals[:, None] + values[nm[None, :], nu, ny]
+                pos = np.broadcast_to(base + cu * 2, (len(vals), len(cm)))
+            if self.flagged and b == self.five:
+                pos = pos + (vals > 0).astype(np.intp)[:, None]
+            else:
+                pos = pos + cy[None, :]
+            w = np.take(flat, pos)
+            w += vals[:, None]
             w[:, ~open_] = NEG
             if len(others) * 3 < rolls:
                 # most rolls score the same here (0 in a pattern box): no gather for them
