@@ -2,13 +2,15 @@
 
 Rule sets (:mod:`.ruleset`, :mod:`.kinds`, :mod:`.loader`) say how a roll scores; the play
 modules (:mod:`.turn`, :mod:`.sheet`, :mod:`.game`, :mod:`.events`) keep the state of a
-game. Everything here is standard library only.
+game. Everything here is standard library only, but the optimal advisor
+(:mod:`.advisor`), which imports NumPy when first used.
 
 >>> from dicetray.rules import load_ruleset
 >>> load_ruleset("yahtzee").score("small-straight", [1, 2, 3, 4, 6])
 30
 """
 
+from dicetray.rules.advisor.errors import AdvisorError, Unsolvable
 from dicetray.rules.errors import (
     BoxFilled,
     ColumnError,
@@ -58,6 +60,7 @@ from dicetray.rules.sheet import ColumnTotals, Entry, Sheet
 from dicetray.rules.turn import Declaration, Roll, Turn, throw
 
 __all__ = [
+    "AdvisorError",
     "BoxFilled",
     "BoxSpec",
     "ColumnError",
@@ -100,6 +103,7 @@ __all__ = [
     "Undone",
     "UnknownBox",
     "UnknownRuleSet",
+    "Unsolvable",
     "UpperBonus",
     "dumps",
     "list_options",
