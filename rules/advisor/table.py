@@ -20,7 +20,15 @@ import numpy as np
 from dicetray.rules.advisor.model import Model
 from dicetray.rules.advisor.turn import TurnPlan, Workspace, solve_turn
 
-__all__ = ["CHUNK", "Progress", "StrategyTable", "build_table", "plan_turn"]
+__all__ = [
+    "CHUNK",
+    "Progress",
+    "StrategyTable",
+    "build_table",
+    "layer_columns",
+    "plan_turn",
+    "spread_layer",
+]
 
 # Columns solved in one step: (462 hands x 1024 columns) float64 arrays are 3.8 MB, about
 # what the L2/L3 caches of a desktop and of a Raspberry Pi 4 (1 MB L2) handle well;
@@ -83,7 +91,7 @@ def build_table(
     masks = np.arange(1 << nb)
     popcount = np.array([bin(m).count("1") for m in range(1 << nb)])
     layers = [masks[popcount == k] for k in range(nb - 1, -1, -1)]
-    columns = [_columns(model, layer) for layer in layers]
+    columns = [layer_columns(model, layer) for layer in layers]
     total = sum(len(c[0]) for c in columns)
     done = 0
     work = Workspace()
@@ -104,11 +112,11 @@ def build_table(
             done += len(m)
             if progress:
                 progress(done, total)
-        _spread(model, values, layer)
+        spread_layer(model, values, layer)
     return StrategyTable(model, values, op)
 
 
-def _columns(model: Model, layer: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def layer_columns(model: Model, layer: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The states of one layer to solve: each mask's distinct upper totals and flags."""
     cms, cus, cys = [], [], []
     five_bit = 1 << model.five if model.five >= 0 else 0
@@ -122,7 +130,7 @@ def _columns(model: Model, layer: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     return np.concatenate(cms), np.concatenate(cus).astype(np.intp), np.concatenate(cys)
 
 
-def _spread(model: Model, values: np.ndarray, layer: np.ndarray) -> None:
+def spread_layer(model: Model, values: np.ndarray, layer: np.ndarray) -> None:
     """Copy each solved state to the upper totals and flags it stands for."""
     rows = model.umap[model.subset[layer]]
     values[layer] = values[layer[:, None], rows]
