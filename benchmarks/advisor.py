@@ -52,6 +52,11 @@ PUBLISHED = {
 }  # fmt: skip
 
 
+# sysbench 1.0 `cpu --threads=1` on a Raspberry Pi 4 (Cortex-A72, 1.5 GHz), as published at
+# https://leoncode.co.uk/articles/raspberry-pi-benchmarks (docs/benchmarks.md, Vision).
+PI4_SYSBENCH = 1478
+
+
 def straightforward_keep_matrix(n: int, faces: int) -> np.ndarray:
     """P[keep, roll]: the chance that holding ``keep`` and throwing the rest gives ``roll``."""
     lat = lattice(n, faces)
@@ -154,16 +159,22 @@ def hint(args: argparse.Namespace) -> None:
         scores = {e.box: e.value for e in entries}
         dice = tuple(rng.randint(1, 6) for _ in range(5))
         situations.append((Situation.from_scores(rs, scores), dice, rng.randint(0, 2)))
-    times = []
+    by_left: dict[int, list[tuple[float, float]]] = {}
     for situation, dice, left in situations:
-        start = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         advise(table, situation, dice, left)
-        times.append((time.perf_counter() - start) * 1000)
-    times.sort()
-    print(
-        f"hint latency over {len(times)} situations: median {statistics.median(times):.2f} ms, "
-        f"90th percentile {times[int(0.9 * len(times))]:.2f} ms, max {times[-1]:.2f} ms"
-    )
+        spent = ((time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000)
+        by_left.setdefault(left, []).append(spent)
+    for left, spent in sorted(by_left.items()):
+        walls = sorted(w for w, _ in spent)
+        cpus = sorted(c for _, c in spent)
+        print(
+            f"hint with {left} rolls left ({len(spent)} situations): median "
+            f"{statistics.median(cpus):.2f} ms CPU "
+            f"(90th percentile {cpus[int(0.9 * len(cpus))]:.2f}), "
+            f"{statistics.median(walls):.2f} ms wall (90th percentile "
+            f"{walls[int(0.9 * len(walls))]:.2f})"
+        )
 
 
 def size(args: argparse.Namespace) -> None:
@@ -213,11 +224,29 @@ def simulate(args: argparse.Namespace) -> None:
 
 
 def pi(args: argparse.Namespace) -> None:
+    """sysbench's prime events per CPU second here, beside a Pi 4's published figure.
+
+    Counted per CPU second of the sysbench process (not per wall second), so a busy
+    machine, which delays the process but hardly slows its CPU, gives nearly the same
+    figure; the Pi's 1478 events/s were measured on an idle Pi, where the two are equal.
+    """
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(
-        ["sysbench", "cpu", "--threads=1", "run"], capture_output=True, text=True, check=True
+        ["sysbench", "cpu", "--threads=1", "--time=20", "run"],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
-    line = next(x for x in out.splitlines() if "events per second" in x)
-    print(line.strip(), "(a Raspberry Pi 4 core: 1478, published)")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    events = int(next(x for x in out.splitlines() if "total number of events" in x).split()[-1])
+    here = events / cpu
+    print(
+        f"sysbench cpu: {here:.0f} events per CPU second here ({events} events in {cpu:.1f} s "
+        f"CPU); a Raspberry Pi 4 core: {PI4_SYSBENCH} events/s; ratio {here / PI4_SYSBENCH:.2f}"
+    )
 
 
 def main() -> None:
