@@ -36,6 +36,7 @@ __all__ = [
     "Situation",
     "advise",
     "advise_game",
+    "check_table",
     "expected_final",
     "plan_for",
 ]
@@ -144,6 +145,16 @@ class Advice:
         raise AdvisorError(f"no such option: {kind} {box or wanted}")
 
 
+def check_table(table: StrategyTable, ruleset: RuleSet) -> None:
+    """Refuse a table solved for other rules than ``ruleset``'s (same content, any name)."""
+    from dicetray.rules.advisor.cache import content_key
+
+    if content_key(table.model.ruleset) != content_key(ruleset):
+        raise AdvisorError(
+            f"the table is for {table.model.ruleset.id}, the game plays {ruleset.id}"
+        )
+
+
 def _mask(table: StrategyTable, situation: Situation) -> int:
     boxes = table.model.boxes
     unknown = situation.filled - set(boxes)
@@ -225,10 +236,7 @@ def advise_game(table: StrategyTable, game: Game) -> Advice:
         raise GameOver("the game is over: every box is filled")
     if not game.turn.rolled:
         raise NotRolled("no roll yet this turn: roll first")
-    if table.model.ruleset.scored_ids != game.ruleset.scored_ids:
-        raise AdvisorError(
-            f"the table is for {table.model.ruleset.id}, the game plays {game.ruleset.id}"
-        )
+    check_table(table, game.ruleset)
     turn = game.turn
     locked = tuple(turn.dice[p] for p in turn.locked) if game.ruleset.hold == "locked" else ()
     return advise(table, Situation.from_sheet(game.sheet), turn.dice, turn.rolls_left, locked)

@@ -32,6 +32,7 @@ from dicetray.rules.advisor.advice import (
     OptionKind,
     Situation,
     advise,
+    check_table,
     expected_final,
 )
 from dicetray.rules.advisor.errors import AdvisorError
@@ -102,8 +103,7 @@ def analyse(table: StrategyTable, game: Game | Iterable[Event], player: int = 0)
     replay = Game.from_events(standing[:1], table.model.ruleset)
     if not 0 <= player < len(replay.players):
         raise AdvisorError(f"no player {player}: the game has {len(replay.players)}")
-    if replay.ruleset.scored_ids != table.model.ruleset.scored_ids:
-        raise AdvisorError("the table is for another rule set than the game's")
+    check_table(table, replay.ruleset)
     decisions: list[Decision] = []
     expected: list[float] = []
     pending: tuple[Advice, int, int] | None = None

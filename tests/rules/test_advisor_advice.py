@@ -89,6 +89,10 @@ def test_bad_situations_are_refused(advisor_table) -> None:
         advise(table, full, (1, 2, 3, 4, 5), 0)
     with pytest.raises(NotRolled):
         advise_game(table, Game(rs))
+    other = Game(load_ruleset("yacht"))
+    other.roll((1, 2, 3, 4, 5))
+    with pytest.raises(AdvisorError, match="table is for general"):
+        advise_game(table, other)
 
 
 def test_self_play_finishes_games_the_rules_accept(advisor_table) -> None:
