@@ -103,8 +103,12 @@ def check(conn: sqlite3.Connection, name: str) -> None:
     That is a file that is not SQLite, another program's database, a damaged one, or one
     written by a newer dicetray. ``name`` is how errors name the file.
     """
-    _check_identity(conn, name)
-    _check_integrity(conn, name)
+    conn.execute("BEGIN")  # one snapshot: another process may be migrating the file
+    try:
+        _check_identity(conn, name)
+        _check_integrity(conn, name)
+    finally:
+        conn.execute("ROLLBACK")
 
 
 def migrate(conn: sqlite3.Connection, name: str, *, now: float = 0.0) -> int:

@@ -21,6 +21,7 @@ import pytest
 from store_writer import frame_bytes
 
 from dicetray.firmware.errors import StoreError
+from dicetray.firmware.schema import APPLICATION_ID, MIGRATIONS
 from dicetray.firmware.store import DATABASE, Store, StoreSettings
 from dicetray.rules import (
     Game,
@@ -112,6 +113,49 @@ class TestCreating:
         store.close()
         with pytest.raises(StoreError, match="closed"):
             store.current_game()
+
+
+class TestSchema:
+    def test_a_new_database_is_marked_and_versioned(self, store: Store) -> None:
+        raw = sqlite3.connect(store.path)
+        try:
+            assert raw.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+            versions = [v for (v,) in raw.execute("SELECT version FROM schema_version")]
+        finally:
+            raw.close()
+        assert versions == list(range(1, len(MIGRATIONS) + 1))
+
+    def test_a_marked_database_without_versions_is_damaged(self, tmp_path: Path) -> None:
+        raw = sqlite3.connect(tmp_path / DATABASE)
+        raw.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        raw.execute("CREATE TABLE games (id INTEGER)")
+        raw.commit()
+        raw.close()
+        with pytest.raises(StoreError, match="damaged dicetray database"):
+            Store(tmp_path)
+
+    def test_stores_opening_a_new_folder_at_once_migrate_it_once(self, tmp_path: Path) -> None:
+        errors: list[BaseException] = []
+
+        def open_one() -> None:
+            try:
+                Store(tmp_path).close()
+            except BaseException as exc:
+                errors.append(exc)
+
+        threads = [threading.Thread(target=open_one) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
+        raw = sqlite3.connect(tmp_path / DATABASE)
+        try:
+            assert raw.execute("SELECT count(*) FROM schema_version").fetchone()[0] == len(
+                MIGRATIONS
+            )
+        finally:
+            raw.close()
 
 
 class TestEvents:
@@ -396,6 +440,7 @@ class TestDisk:
 import resource, signal, sys
 sys.path.insert(0, {str(HERE)!r})
 from dicetray.firmware.errors import StoreError
+from dicetray.firmware.schema import APPLICATION_ID, MIGRATIONS
 from dicetray.firmware.store import Store
 from dicetray.rules import Rolled, Started
 store = Store(sys.argv[1])
