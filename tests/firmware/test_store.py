@@ -419,7 +419,7 @@ class TestDisk:
             game = store.start_game(Started("yahtzee", ("Ann",)), version=1)
         with read_only(tmp_path), pytest.raises(StoreError) as info:
             Store(tmp_path)
-        assert str(tmp_path) in str(info.value)
+        assert str(tmp_path) in str(info.value) and "read-only" in str(info.value)
         with Store(tmp_path) as store:
             assert store.events(game) == [Started("yahtzee", ("Ann",))]
 
