@@ -151,6 +151,11 @@ class Store:
         except OSError as exc:
             raise StoreError(f"cannot create {self.frames}: {exc.strerror or exc}") from None
         self._conn: sqlite3.Connection | None = self._open()
+        try:
+            _sync_folder(self.data_dir)  # the new database and frames/ are named on disk
+        except OSError as exc:
+            self.close()
+            raise StoreError(f"cannot sync {self.data_dir}: {exc.strerror or exc}") from None
 
     def _open(self) -> sqlite3.Connection:
         name = str(self.path)
@@ -534,12 +539,16 @@ def _write_durably(path: Path, data: bytes) -> None:
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)
-        folder = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)  # the rename itself is on disk
-        finally:
-            os.close(folder)
+        _sync_folder(path.parent)  # the rename itself is on disk
     except OSError as exc:
         with suppress(OSError):
             temporary.unlink(missing_ok=True)
         raise StoreError(f"cannot write the frame {path}: {exc.strerror or exc}") from None
+
+
+def _sync_folder(folder: Path) -> None:
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
