@@ -37,7 +37,6 @@ from dicetray.rules import (
 from dicetray.rules.events import from_dict
 
 WRITER = Path(__file__).with_name("store_writer.py")
-HERE = Path(__file__).parent
 
 
 def ticking(start: float = 1_000.0) -> object:
@@ -436,11 +435,9 @@ class TestDisk:
                 raw.close()
 
     def test_a_full_disk_is_a_store_error_and_loses_nothing(self, tmp_path: Path) -> None:
-        script = f"""
+        script = """
 import resource, signal, sys
-sys.path.insert(0, {str(HERE)!r})
 from dicetray.firmware.errors import StoreError
-from dicetray.firmware.schema import APPLICATION_ID, MIGRATIONS
 from dicetray.firmware.store import Store
 from dicetray.rules import Rolled, Started
 store = Store(sys.argv[1])
@@ -448,7 +445,7 @@ game = store.start_game(Started("yahtzee", ("Ann",)), version=1)
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
 resource.setrlimit(resource.RLIMIT_FSIZE, (150_000, 150_000))
 try:
-    store.add_reading({{"status": "ok", "dice": []}}, frame=b"x" * 200_000, game_id=game)
+    store.add_reading({"status": "ok", "dice": []}, frame=b"x" * 200_000, game_id=game)
 except StoreError as exc:
     print("frame:", exc)
 stored = 0
@@ -605,6 +602,24 @@ class TestCorrections:
             corrections = list(store.corrections())
         assert [c.reading_id for c in corrections] == ids
         assert [c.players for c in corrections] == [(f + 1,) for f in range(1, 6)]
+
+    def test_the_table_goes_on_while_corrections_are_read(self, tmp_path: Path) -> None:
+        with Store(tmp_path, settings=StoreSettings(page=1)) as store:
+            rid = store.add_reading(reading_json(1), frame=None, game_id=None)
+            store.add_correction(rid, reader=[1], players=[2])
+            store.add_correction(rid, reader=[1], players=[3])
+            seen = []
+            for correction in store.corrections():
+                seen.append(correction.players)
+                other = threading.Thread(
+                    target=store.add_correction, args=(rid,), kwargs={"reader": [1], "players": [4]}
+                )
+                other.start()
+                other.join(timeout=30)
+                assert not other.is_alive(), "corrections() held the lock while yielding"
+                if len(seen) == 3:
+                    break
+        assert seen == [(2,), (3,), (4,)]
 
 
 class TestKill:
