@@ -354,6 +354,27 @@ class Store:
         paths = [(rid, self.data_dir / relative) for rid, relative in rows]
         return [(rid, path) for rid, path in paths if not path.is_file()]
 
+    def tidy_frames(self) -> list[Path]:
+        """Delete the files under ``frames/`` that no reading names; the paths deleted.
+
+        They are what a crash leaves: a frame whose reading was never committed, or the
+        temporary file of a frame write cut short. The write lock is held meanwhile, so no
+        reading (of this or another Store) is between writing its frame and committing.
+        """
+        removed = []
+        with self._transaction("tidy the frames") as conn:
+            named = {
+                self.data_dir / relative
+                for (relative,) in conn.execute(
+                    "SELECT frame FROM readings WHERE frame IS NOT NULL"
+                )
+            }
+            for path in sorted(self.frames.iterdir()):
+                if path.is_file() and path not in named:
+                    path.unlink()
+                    removed.append(path)
+        return removed
+
     def add_correction(
         self, reading_id: int, *, reader: Sequence[int], players: Sequence[int]
     ) -> int:

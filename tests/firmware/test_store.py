@@ -550,6 +550,16 @@ class TestReadings:
         assert list((store.data_dir / "frames").iterdir()) == []
         assert store.face_counts() == dict.fromkeys(range(1, 7), 0)
 
+    def test_tidy_frames_deletes_only_what_no_reading_names(self, store: Store) -> None:
+        kept = store.add_reading(reading_json(3), frame=b"jpeg", game_id=None)
+        frames = store.data_dir / "frames"
+        strays = [frames / "0000099.jpg", frames / ".0000100.jpg.tmp"]
+        for path in strays:
+            path.write_bytes(b"half a frame")
+        assert store.tidy_frames() == sorted(strays)
+        assert list(frames.iterdir()) == [store.reading(kept).frame_path]
+        assert store.tidy_frames() == []
+
     def test_unknown_reading_or_game(self, store: Store) -> None:
         with pytest.raises(StoreError, match="no reading 9"):
             store.reading(9)
@@ -635,23 +645,25 @@ class TestKill:
         finished: set[int] = set()
         kills = 0
         for run in range(self.RUNS):
-            proc = subprocess.Popen(
-                [sys.executable, str(WRITER), str(folder), str(run)],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
+            errors = tmp_path / f"writer-{run}.err"
+            with errors.open("w") as err:
+                proc = subprocess.Popen(
+                    [sys.executable, str(WRITER), str(folder), str(run)],
+                    stdout=subprocess.PIPE,
+                    stderr=err,
+                    text=True,
+                )
             try:
                 ready, _, _ = select.select([proc.stdout], [], [], 60)
-                assert ready and proc.stdout.readline() == "ready\n", proc.stderr.read()
+                first = proc.stdout.readline() if ready else ""
+                assert first == "ready\n", errors.read_text()
                 time.sleep(rng.uniform(0.0, 0.2))
                 proc.send_signal(signal.SIGKILL)
-                out, err = proc.communicate(timeout=60)
+                out = proc.stdout.read()  # also what readline had buffered
             finally:
-                if proc.poll() is None:
-                    proc.kill()
-                    proc.wait()
-            assert proc.returncode == -signal.SIGKILL, err
+                proc.kill()
+                proc.wait()
+            assert proc.returncode == -signal.SIGKILL, errors.read_text()
             kills += 1
             for line in out.split("\n")[:-1]:  # a last line the kill cut short is not counted
                 kind, *rest = line.split(" ", 3)
@@ -685,10 +697,16 @@ class TestKill:
                 name = json.loads(data)["image"]
                 assert frame is not None
                 assert (folder / frame).read_bytes() == frame_bytes(name)
+            strays = store.tidy_frames()  # frames of rows the kill kept from committing
+            assert len(strays) <= kills
+            assert len(list((folder / "frames").iterdir())) == len(rows)
         print(
             f"\nkill test: runs {self.RUNS}, kills {kills}, events acknowledged "
             f"{len(acknowledged)}, stored {len(stored)}, lost {lost}; readings acknowledged "
-            f"{len(readings)}, stored {len(rows)}; games finished {len(finished)}"
+            f"{len(readings)}, stored {len(rows)}, stray frame files {len(strays)}; games "
+            f"finished {len(finished)}"
         )
         assert lost == 0
+        # each kill leaves at most one write committed but not yet acknowledged
+        assert len(stored) - len(acknowledged) + len(rows) - len(readings) <= kills
         assert len(acknowledged) > self.RUNS  # the kills landed while it was writing
