@@ -36,3 +36,7 @@ main.add_command(rules)
 main.add_command(read)
 main.add_command(calibrate)
 main.add_command(run)
+
+
+if __name__ == "__main__":  # python -m dicetray.firmware.cli
+    main()
