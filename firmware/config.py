@@ -141,6 +141,9 @@ class CupConfig:
     """How often a tumble looks at the home switch and at a stop request."""
     servo_home: float = 0.0
     """kind servo: the position (-1..1) the cup rests at, facing the tray."""
+    servo_travel_s: float = 0.5
+    """kind servo: time to reach home before the pulses stop (an SG90 is rated 0.1 s per
+    60 degrees: 0.3 s across its range, plus margin for the cup's weight)."""
     servo_min_pulse_s: float = 0.001
     servo_max_pulse_s: float = 0.002
 
@@ -160,6 +163,7 @@ class CupConfig:
         _check_duration("tick_s", self.tick_s, positive=True)
         if not -1.0 <= self.servo_home <= 1.0:
             raise ConfigError(f"servo_home: {self.servo_home:g} is outside -1..1")
+        _check_duration("servo_travel_s", self.servo_travel_s)
         _check_duration("servo_min_pulse_s", self.servo_min_pulse_s, positive=True)
         if self.servo_max_pulse_s <= self.servo_min_pulse_s:
             raise ConfigError("servo_max_pulse_s: must be longer than servo_min_pulse_s")
