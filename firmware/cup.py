@@ -26,7 +26,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Protocol, runtime_checkable
 
-from gpiozero import Button, Motor, PhaseEnableMotor, Servo
+from gpiozero import DigitalInputDevice, Motor, PhaseEnableMotor, Servo
 
 from dicetray.firmware.clock import Clock, SystemClock
 from dicetray.firmware.config import CupConfig, CupKind
@@ -83,8 +83,10 @@ class _DrivenCup:
         self._motor = self._open_motor(pin_factory)
         home = config.home_pin
         try:
-            self._home = _opened(f"cup home switch (GPIO{home})",
-                                 lambda: Button(home, pull_up=True, pin_factory=pin_factory))
+            # a plain input, not a gpiozero Button: a Button's hold thread, waiting out its
+            # hold_time while the switch is closed (the cup at rest), delays close() by 1 s
+            self._home = _opened(f"cup home switch (GPIO{home})", lambda: DigitalInputDevice(
+                home, pull_up=True, pin_factory=pin_factory))
         except DeviceError:
             self._motor.close()
             raise
@@ -100,7 +102,7 @@ class _DrivenCup:
     @property
     def at_home(self) -> bool:
         """True while the home switch is closed."""
-        return bool(self._home.is_pressed)
+        return bool(self._home.is_active)
 
     def tumble(self) -> None:
         """Run the pattern, then home; CupStalled (motor stopped) when home is not reached.
@@ -114,16 +116,16 @@ class _DrivenCup:
                 self._wait(step.seconds)
             self._home_cup()
         finally:
-            self._motor.stop()
+            self._halt_motor()
 
     def _home_cup(self) -> None:
         config = self.config
         self._drive(config.home_speed)
         deadline = self._clock.now() + config.home_timeout_s
-        while not self._home.is_pressed:
+        while not self._home.is_active:
             left = deadline - self._clock.now()
             if left <= _EPSILON:
-                self._motor.stop()
+                self._halt_motor()
                 raise CupStalled(
                     f"cup: not home within {config.home_timeout_s:g} s (home switch on "
                     f"GPIO{config.home_pin} never closed); the motor is stopped: is the cup "
@@ -146,14 +148,17 @@ class _DrivenCup:
 
     def _check_halt(self) -> None:
         if self._halt.is_set():
-            self._motor.stop()
+            self._halt_motor()
             raise _halted()
+
+    def _halt_motor(self) -> None:
+        if not self._motor.closed:  # closed mid-tumble (the rig shutting down): already off
+            self._motor.stop()
 
     def stop(self) -> None:
         """Stop the motor now (pin writes only: safe in a signal handler)."""
         self._halt.set()
-        if not self._motor.closed:
-            self._motor.stop()
+        self._halt_motor()
 
     def close(self) -> None:
         """Stop the motor and release its pins and the home switch (idempotent)."""
@@ -214,7 +219,7 @@ class ServoCup:
                 self._move(step.speed, step.seconds)
             self._move(self.config.servo_home, self.config.servo_travel_s)
         finally:
-            self._servo.detach()
+            self._let_go()
 
     def _move(self, position: float, seconds: float) -> None:
         if self._halt.is_set():
@@ -224,14 +229,17 @@ class ServoCup:
         while (left := end - self._clock.now()) > _EPSILON:
             self._clock.sleep(min(self.config.tick_s, left))
             if self._halt.is_set():
-                self._servo.detach()
+                self._let_go()
                 raise _halted()
+
+    def _let_go(self) -> None:
+        if not self._servo.closed:
+            self._servo.detach()
 
     def stop(self) -> None:
         """Let the servo go now (no more pulses)."""
         self._halt.set()
-        if not self._servo.closed:
-            self._servo.detach()
+        self._let_go()
 
     def close(self) -> None:
         """Let the servo go and release its pin (idempotent)."""
