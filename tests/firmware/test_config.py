@@ -148,3 +148,21 @@ def test_building_in_code_is_checked_too() -> None:
         CupConfig(home_pin=99)
     with pytest.raises(ConfigError, match="already used"):
         TrayConfig(cup=CupConfig(home_pin=23))
+
+
+def test_the_wiring_guide_pin_map_matches_the_defaults() -> None:
+    readme = Path(__file__).resolve().parents[2] / "hardware" / "README.md"
+    rows = re.findall(r"^\| (\d+) \(\d+\) \| `(\w+)\.(\w+)` \|", readme.read_text(),
+                      flags=re.MULTILINE)
+    defaults = TrayConfig.defaults()
+    main_table = {f"{section}.{key}": int(pin) for pin, section, key in rows
+                  if getattr(getattr(defaults, section), key) is not None}
+    expected = {f"{section}.{key}": pin for section in ("cup", "button", "lights")
+                for key, pin in getattr(defaults, section).pins().items()}
+    assert main_table == expected
+    alternatives = {f"{section}.{key}": int(pin) for pin, section, key in rows
+                    if getattr(getattr(defaults, section), key) is None}
+    commented = dict(re.findall(r"^# (\w+_pin) = (\d+)$", DEFAULT_FILE.read_text(),
+                                flags=re.MULTILINE))
+    assert {k.split(".")[1]: v for k, v in alternatives.items()} == {
+        k: int(v) for k, v in commented.items()}
