@@ -17,7 +17,7 @@ from dicetray.firmware.config import TrayConfig, load_config
 from dicetray.firmware.rig import Rig, build_rig
 from dicetray.firmware.secret import join_code
 from dicetray.firmware.store import Store
-from dicetray.firmware.table import Reader, Table, TableSettings, start_thread
+from dicetray.firmware.table import Reader, Table, start_thread
 
 __all__ = ["CALIBRATION_FILE", "Tray", "open_tray"]
 
@@ -52,11 +52,12 @@ def open_tray(
     seed: int | None = None,
     code: str | None = None,
     reader: Reader | None = None,
-    settings: TableSettings | None = None,
+    calibration: Any = None,
     run: Any = start_thread,
 ) -> Tray:
     """Build the tray: a :class:`~dicetray.firmware.errors.TrayError` (or a vision error) if
-    a part cannot be had, with everything opened so far closed again."""
+    a part cannot be had, with everything opened so far closed again. A ``calibration``
+    given is used as it is (else the data directory's, or the simulated tray's own)."""
     folder = Path(data_dir)
     folder.mkdir(parents=True, exist_ok=True)
     config = config or load_config(config_file)
@@ -67,10 +68,11 @@ def open_tray(
                     on_hold=lambda: _tell(holder, "hold"))
     store = None
     try:
-        calibration = _calibration(rig, folder)
+        if calibration is None:
+            calibration = _calibration(rig, folder)
         store = Store(folder)
         table = Table(store=store, code=code or join_code(), rig=rig, reader=reader,
-                      calibration=calibration, settings=settings, run=run,
+                      calibration=calibration, config=config, run=run,
                       rng=random.Random(seed))
     except BaseException:
         rig.close()

@@ -6,21 +6,13 @@ import re
 
 import pytest
 
-from dicetray.firmware.tray import open_tray
 from dicetray.web.app import create_app
 from dicetray.web.openapi import document
 
 
-def inline(job):
-    job()
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    tray = open_tray(tmp_path_factory.mktemp("tray"), simulate=True, fast=True, seed=3,
-                     code="FUZZ", run=inline)
-    yield create_app(tray.table, secret_key=b"f" * 32)
-    tray.close()
+@pytest.fixture
+def app(sim_tray):
+    return create_app(sim_tray(seed=5, code="FUZZ").table, secret_key=b"f" * 32)
 
 
 def routes(app):
