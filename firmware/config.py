@@ -258,9 +258,14 @@ class CameraConfig:
 
     source: str = "picamera2"
     size: tuple[int, int] = (1280, 960)
+    jpeg_quality: int = 90
+    """JPEG quality of the frame kept with every reading (the labelled photos that retrain
+    the reader): 90 keeps the pips' edges crisp at about a tenth of the PNG size."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "size", tuple(self.size))
+        if not 50 <= self.jpeg_quality <= 100:
+            raise ConfigError(f"jpeg_quality: {self.jpeg_quality} is not within 50..100")
         if not self.source.strip():
             raise ConfigError("source: empty (give picamera2, opencv:0, folder:PATH, sim)")
         if len(self.size) != 2 or min(self.size) <= 0:

@@ -5,14 +5,15 @@ to do next.
 ``tumbling`` when the reading is unsure for a reason a re-tumble fixes (a cocked die, a
 die off the tray, the wrong count; at most :attr:`CycleSettings.retumbles` times), or
 ``needs-help`` (the phone shows the frame and the reader's guesses; the players confirm or
-correct), and ``error`` when the cup stalls. A lost camera turns the tray to dice entered
+correct), and ``error`` when the cup stalls. Its numbers come from the tray's config
+(:class:`~dicetray.firmware.config.CycleConfig`). A lost camera turns the tray to dice entered
 by hand: the cup still tumbles, and the players type what they see.
 
 Nothing here waits, captures or moves a motor: :func:`step` returns :class:`Action` values
 that the thin loop in :mod:`dicetray.firmware.table` carries out, feeding what happened back
 in as events. So every path is testable without threads or sleeps:
 
->>> settings = CycleSettings(retumbles=1)
+>>> settings = CycleConfig(retumbles=1)
 >>> def show(cycle, actions):
 ...     return str(cycle.phase), cycle.tumbles, [str(a) for a in actions]
 >>> cycle, actions = step(Cycle(), RollAsked(), settings)
@@ -36,6 +37,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from dicetray.firmware.config import CycleConfig
+
 __all__ = [
     "RETUMBLE_FIXES",
     "Action",
@@ -43,7 +46,6 @@ __all__ = [
     "CameraLost",
     "Cycle",
     "CycleEvent",
-    "CycleSettings",
     "Phase",
     "ReadAgain",
     "ReadDone",
@@ -80,16 +82,6 @@ class Action(StrEnum):
 
 #: Reasons of an unsure reading that a fresh tumble can cure (the reader's leading words).
 RETUMBLE_FIXES = frozenset({"cocked", "edge", "wrong-count", "overlap"})
-
-
-@dataclass(frozen=True)
-class CycleSettings:
-    """The cycle's one tunable number."""
-
-    #: Tumbles after the first when a reading is unsure for a reason a tumble fixes. Two:
-    #: a cocked die rarely lands cocked three times running, and each tumble costs a few
-    #: seconds at the table.
-    retumbles: int = 2
 
 
 @dataclass(frozen=True)
@@ -184,7 +176,7 @@ CycleEvent = (
 
 
 def step(
-    cycle: Cycle, event: CycleEvent, settings: CycleSettings = CycleSettings()
+    cycle: Cycle, event: CycleEvent, settings: CycleConfig | None = None
 ) -> tuple[Cycle, tuple[Action, ...]]:
     """The next state of the cycle and the actions to carry out, for one event.
 
@@ -201,6 +193,7 @@ def step(
     >>> str(cycle.phase), cycle.why, [str(a) for a in actions]  # the players type the dice
     ('needs-help', 'opencv: read failed', ['ask'])
     """
+    settings = settings or CycleConfig()
     phase = cycle.phase
     match event:
         case CameraLost(why=why):

@@ -110,14 +110,18 @@ class SimulatedCamera(SimulatedSource):
 
     name = "sim"
 
-    def __init__(self, tray: SimulatedTray) -> None:
+    def __init__(self, tray: SimulatedTray, *, clock: ManualClock, fps: float) -> None:
         super().__init__(tray)
         self.plugged = True
+        self._pace = (clock, 1.0 / fps)
 
     def capture(self) -> np.ndarray:
-        """Render the tray as it is now; CameraError once unplugged."""
+        """Wait one frame interval on the rig's clock, as a real camera waits for its next
+        frame, then render the tray as it is; CameraError once unplugged."""
         if not self.plugged:
             raise CameraError("sim: the camera is unplugged (no frames)")
+        clock, interval = self._pace
+        clock.sleep(interval)
         return super().capture()
 
 
@@ -265,6 +269,16 @@ class SimulatedTable:
         self.tray.release(index)
         return index
 
+    def use(self, dice: int) -> None:
+        """Play with ``dice`` dice from now on (a rule set's count), all in the tray."""
+        if len(self.tray.values()) != dice:
+            self.tray.use(dice)
+
+    def spot(self, index: int) -> tuple[float, float]:
+        """Where die ``index``'s top face is in the frame now."""
+        die = self.camera.truth().dice[index]
+        return (float(die.x), float(die.y))
+
     def release_all(self) -> None:
         """Put every kept die back into the tray."""
         for index in range(len(self.tray.values())):
@@ -341,7 +355,7 @@ def build_rig(config: TrayConfig, *, simulate: bool, fast: bool = False, seed: i
         assert isinstance(rig_clock, ManualClock)
         tray = SimulatedTray(seed=seed, clock=rig_clock.now,
                              base=random_scene(seed, image_size=config.camera.size))
-        camera = SimulatedCamera(tray)
+        camera = SimulatedCamera(tray, clock=rig_clock, fps=config.cycle.frames_per_second)
         sim = SimulatedTable(config, factory=factory, clock=rig_clock, camera=camera)
     else:
         try:

@@ -23,15 +23,14 @@ import random
 import re
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from dicetray.firmware.config import TrayConfig
 from dicetray.firmware.cycle import (
     Action,
     CameraLost,
     Cycle,
     CycleEvent,
-    CycleSettings,
     Phase,
     ReadAgain,
     ReadDone,
@@ -67,7 +66,7 @@ from dicetray.rules import (
     load_ruleset,
 )
 
-__all__ = ["Reader", "Table", "TableSettings", "start_thread"]
+__all__ = ["Reader", "Table", "fairness", "start_thread"]
 
 #: A rule set a phone may ask for: a built-in id with house-rule options (never a path).
 RULESET_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}(\+[a-z0-9][a-z0-9-]{0,63}){0,8}")
@@ -102,26 +101,6 @@ def start_thread(job: Callable[[], None]) -> None:
     threading.Thread(target=job, name="roll-cycle", daemon=True).start()
 
 
-@dataclass(frozen=True)
-class TableSettings:
-    """The table's tunable numbers."""
-
-    cycle: CycleSettings = field(default_factory=CycleSettings)
-    #: Longest wait for the tray to come to rest after a tumble. A real tumble settles in
-    #: about 1.5 s (the simulated tray's 1.4 s is taken from it); eight seconds leaves room
-    #: for a die rocking in a corner, and is short enough that a hand left in the tray is
-    #: asked about soon.
-    settle_timeout_s: float = 8.0
-    #: How long the tray must look still before its frame is read (the settle detector's
-    #: 0.6 s default: measured on the simulated tray, no die moves after that long still).
-    still_s: float = 0.6
-    #: Frames a second while watching the tray settle (the camera's preview rate).
-    fps: float = 15.0
-    #: JPEG quality of the frames kept with each reading (labelled data for retraining: 90
-    #: keeps pips crisp at about a tenth of the PNG size).
-    jpeg_quality: int = 90
-
-
 class Table:
     """The table: a match, the roll cycle and the readings, behind one lock."""
 
@@ -133,7 +112,7 @@ class Table:
         rig: Any = None,
         reader: Reader | None = None,
         calibration: Any = None,
-        settings: TableSettings | None = None,
+        config: TrayConfig | None = None,
         run: Callable[[Callable[[], None]], None] = start_thread,
         rng: random.Random | None = None,
     ) -> None:
@@ -142,7 +121,7 @@ class Table:
         self.rig = rig
         self.reader = reader
         self.calibration = calibration
-        self.settings = settings or TableSettings()
+        self.config = config or TrayConfig()
         self.rng = rng or random.Random()
         self._run = run
         self._lock = threading.RLock()
@@ -302,12 +281,12 @@ class Table:
             self._act(Kept(held))
             sim = getattr(self.rig, "sim", None)
             if sim is not None and self._spots:
+                spots = list(self._spots)
                 for position in sorted(set(held) ^ before):
                     x, y = self._spots[position]
                     move = sim.keep if position in held else sim.release
-                    spot = move(x, y)
-                    if spot is not None:
-                        self._spots[position] = spot
+                    spots[position] = sim.spot(move(x, y))
+                self._spots = tuple(spots)
             return self._bump()
 
     def declare(self, version: int, box: str, column: str | None = None) -> dict[str, Any]:
@@ -379,7 +358,7 @@ class Table:
 
     def _feed(self, event: CycleEvent) -> None:
         """Step the cycle (under the lock); hand slow actions to the runner."""
-        self.cycle, actions = step(self.cycle, event, self.settings.cycle)
+        self.cycle, actions = step(self.cycle, event, self.config.cycle)
         self._bump()
         for action in actions:
             if action is Action.APPLY:
@@ -418,22 +397,21 @@ class Table:
         from dicetray.vision.errors import CameraError
         from dicetray.vision.settle import SettleDetector
 
-        rig, settings = self.rig, self.settings
+        rig, timing = self.rig, self.config.cycle
         clock = rig.clock
-        detector = SettleDetector(self.calibration, still_s=settings.still_s, clock=clock.now)
+        detector = SettleDetector(self.calibration, still_s=timing.still_s, clock=clock.now)
         start = clock.now()
         try:
-            with rig.tray_light.lit():
-                while clock.now() - start < settings.settle_timeout_s:
-                    frame = rig.camera.capture()
-                    if detector.update(frame):
-                        self._frame = frame
-                        return Settled()
-                    clock.sleep(1.0 / settings.fps)
+            # the camera paces the loop: a capture waits for the next frame
+            while clock.now() - start < timing.settle_timeout_s:
+                frame = rig.capture()
+                if detector.update(frame):
+                    self._frame = frame
+                    return Settled()
         except CameraError as exc:
             return CameraLost(str(exc))
         return SettleTimedOut(f"the tray did not come to rest within "
-                              f"{settings.settle_timeout_s:g} s")
+                              f"{timing.settle_timeout_s:g} s")
 
     def _read(self) -> CycleEvent:
         frame = self._frame
@@ -461,7 +439,7 @@ class Table:
         import cv2
 
         ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY,
-                                                self.settings.jpeg_quality])
+                                                self.config.camera.jpeg_quality])
         return data.tobytes() if ok else None
 
     def _apply_reading(self) -> None:

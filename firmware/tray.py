@@ -17,7 +17,7 @@ from dicetray.firmware.config import TrayConfig, load_config
 from dicetray.firmware.rig import Rig, build_rig
 from dicetray.firmware.secret import join_code
 from dicetray.firmware.store import Store
-from dicetray.firmware.table import Reader, Table, TableSettings, start_thread
+from dicetray.firmware.table import Reader, Table, start_thread
 
 __all__ = ["CALIBRATION_FILE", "Tray", "open_tray"]
 
@@ -52,11 +52,12 @@ def open_tray(
     seed: int | None = None,
     code: str | None = None,
     reader: Reader | None = None,
-    settings: TableSettings | None = None,
+    calibration: Any = None,
     run: Any = start_thread,
 ) -> Tray:
     """Build the tray: a :class:`~dicetray.firmware.errors.TrayError` (or a vision error) if
-    a part cannot be had, with everything opened so far closed again."""
+    a part cannot be had, with everything opened so far closed again. A ``calibration``
+    given is used as it is (else the data directory's, or the simulated tray's own)."""
     folder = Path(data_dir)
     folder.mkdir(parents=True, exist_ok=True)
     config = config or load_config(config_file)
@@ -67,10 +68,11 @@ def open_tray(
                     on_hold=lambda: _tell(holder, "hold"))
     store = None
     try:
-        calibration = _calibration(rig, folder)
+        if calibration is None:
+            calibration = _calibration(rig, folder, seed, config)
         store = Store(folder)
         table = Table(store=store, code=code or join_code(), rig=rig, reader=reader,
-                      calibration=calibration, settings=settings, run=run,
+                      calibration=calibration, config=config, run=run,
                       rng=random.Random(seed))
     except BaseException:
         rig.close()
@@ -87,15 +89,25 @@ def _tell(holder: dict[str, Table], what: str) -> None:
         getattr(table, what)()
 
 
-def _calibration(rig: Rig, folder: Path) -> Any:
-    """The camera's calibration: the simulated tray calibrates itself at every start (its
-    scene comes from the seed); a real one uses the data directory's, if there is one."""
+def _calibration(rig: Rig, folder: Path, seed: int, config: TrayConfig) -> Any:
+    """The camera's calibration: a real tray uses the data directory's, if there is one; the
+    simulated tray calibrates itself from its own frames the first time a seed is used (its
+    scene comes from the seed) and keeps that calibration beside the real one's."""
     from dicetray.vision.calibration import Calibration, calibrate_source
+    from dicetray.vision.errors import CalibrationError
 
     if rig.camera is None:
         return None
     if rig.simulated:
+        width, height = config.camera.size
+        path = folder / f"calibration.sim-{seed}-{width}x{height}.json"
+        if path.exists():
+            try:
+                return Calibration.load(path)
+            except CalibrationError:
+                pass  # damaged: make it again
         calibration, _ = calibrate_source(rig.camera, dice=5)
+        calibration.save(path)
         return calibration
     path = folder / CALIBRATION_FILE
     return Calibration.load(path) if path.exists() else None

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from dicetray.firmware.config import CycleConfig
 from dicetray.firmware.cycle import (
     RETUMBLE_FIXES,
     Action,
     CameraBack,
     CameraLost,
     Cycle,
-    CycleSettings,
     Phase,
     ReadAgain,
     ReadDone,
@@ -26,7 +26,7 @@ from dicetray.firmware.cycle import (
 
 def run(events, cycle=None, settings=None):
     """Feed events one by one; the phases passed through and the actions asked for."""
-    cycle, settings = cycle or Cycle(), settings or CycleSettings()
+    cycle, settings = cycle or Cycle(), settings or CycleConfig()
     phases, actions = [], []
     for event in events:
         cycle, todo = step(cycle, event, settings)
@@ -52,7 +52,7 @@ class TestRetumble:
         unsure = ReadDone("unsure", f"{kind}: somewhere")
         round_ = [Tumbled(), Settled(), unsure]
         cycle, _, actions = run([RollAsked(), *round_, *round_, *round_],
-                                     settings=CycleSettings(retumbles=2))
+                                     settings=CycleConfig(retumbles=2))
         assert actions.count("tumble") == 3
         assert cycle.phase is Phase.NEEDS_HELP and cycle.tumbles == 3
         assert cycle.why == f"{kind}: somewhere"
@@ -66,7 +66,7 @@ class TestRetumble:
 
     def test_no_retumbles_configured_asks_after_the_first(self):
         cycle, _, _ = run([RollAsked(), Tumbled(), Settled(), ReadDone("unsure", "cocked: x")],
-                          settings=CycleSettings(retumbles=0))
+                          settings=CycleConfig(retumbles=0))
         assert cycle.phase is Phase.NEEDS_HELP
 
 

@@ -10,19 +10,12 @@ import pytest
 from dicetray.firmware.errors import AgainstRules, BadRequest, Busy, StaleVersion, WrongCode
 from dicetray.firmware.store import Store
 from dicetray.firmware.table import Table
-from dicetray.firmware.tray import open_tray
 from dicetray.rules import Match, Rolled, Scored
 
 
-def inline(job):
-    job()
-
-
 @pytest.fixture
-def tray(tmp_path):
-    opened = open_tray(tmp_path, simulate=True, fast=True, seed=11, code="TESTCODE", run=inline)
-    yield opened
-    opened.close()
+def tray(sim_tray):
+    return sim_tray(seed=11, code="TESTCODE")
 
 
 def truth(tray):
@@ -86,7 +79,7 @@ def test_scores_survive_a_restart_exactly(tray, tmp_path):
     before = table.state()["game"]
     tray.store.close()
     with Store(tmp_path) as store:
-        again = Table(store=store, code="X", run=inline)
+        again = Table(store=store, code="X")
         assert again.state()["game"] == before
         assert again.version > table.version - 1
 

@@ -7,19 +7,12 @@ import json
 
 import pytest
 
-from dicetray.firmware.tray import open_tray
 from dicetray.web.app import create_app
 
 
-def inline(job):
-    job()
-
-
 @pytest.fixture
-def tray(tmp_path):
-    opened = open_tray(tmp_path, simulate=True, fast=True, seed=5, code="JOINME", run=inline)
-    yield opened
-    opened.close()
+def tray(sim_tray):
+    return sim_tray(seed=5, code="JOINME")
 
 
 @pytest.fixture
