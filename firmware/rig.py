@@ -30,6 +30,7 @@ False
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -173,6 +174,7 @@ class SimulatedTable:
         """How many times the dice have been thrown."""
         self._last = clock.now()
         self._thrown_at: float | None = None
+        self._lock = threading.Lock()  # the clock may be slept on by several threads
         self._drive_home_switch()
         clock.watch(self._step)
 
@@ -208,7 +210,11 @@ class SimulatedTable:
         self.jammed = False
 
     def _step(self, now: float) -> None:
-        elapsed, self._last = now - self._last, now
+        with self._lock:
+            self._move(now)
+
+    def _move(self, now: float) -> None:
+        elapsed, self._last = max(now - self._last, 0.0), max(now, self._last)
         speed = 0.0 if self.jammed else self.speed()
         if speed:
             self.angle += speed * self.settings.turns_per_s * elapsed
