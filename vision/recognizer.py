@@ -68,7 +68,7 @@ from dicetray.vision.faces import fit_or_split, groups, linkable
 from dicetray.vision.gradients import Window, structure_at, structure_windows
 from dicetray.vision.layouts import LayoutFit, fit_layout, value_of_spots
 from dicetray.vision.pips import PipMaps, Pips, channels, chroma, find_pips, hat_maps, pip_maps
-from dicetray.vision.reading import DieReading, Reading
+from dicetray.vision.reading import DieReading, LeftOut, Reading, Why
 from dicetray.vision.resize import resize
 
 __all__ = ["read"]
@@ -658,7 +658,11 @@ def _subsets(pips: np.ndarray, dist: np.ndarray) -> list[np.ndarray]:
 #: Least pip offset of a face read at a find, as a share of the offset its size implies
 #: (0.3 of the edge): some dice have large pips drawn in towards the middle, and a die's
 #: rounded edges make the find a little larger than its flat top.
-MIN_OFFSET = 0.5
+MIN_OFFSET = 0.35
+#: Reach from a single pip, in pip offsets, within which no other pip of its colour may
+#: lie for it to be read as a 1 (the face reaches 1.65 from its centre; a 2 whose pips
+#: sit towards the centre has them 0.9 apart).
+LONE = 1.3
 
 
 def _face_of(p: Pips, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool) -> _Die | None:
@@ -669,6 +673,12 @@ def _face_of(p: Pips, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool)
     if len(idx) == 1:
         i = int(idx[0])
         if math.hypot(p.x[i] - centre[0], p.y[i] - centre[1]) > 0.5 * a:
+            return None
+        # a 1 says the rest of its face is blank: another pip of its colour well inside
+        # the face (a side face's lie past its edge) says otherwise
+        others = (p.dark == dark) & (np.hypot(p.x - p.x[i], p.y - p.y[i]) <= LONE * a)
+        others[i] = False
+        if others.any():
             return None
         return _Die(1, LayoutFit(1, np.array([p.x[i], p.y[i]]), np.eye(2) * a, 0.0), a, [i],
                     dark, 1.0)
@@ -739,7 +749,7 @@ _UNREADABLE, _NONE = CLASSES.index("unreadable"), CLASSES.index("none")
 
 def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[_Die],
                     bare: list[_Die], faint: list[Candidate],
-                    early: dict[Candidate, np.ndarray]
+                    early: dict[Candidate, np.ndarray], why: dict[Candidate, Why] | None = None
                     ) -> tuple[list[_Die], list[_Die], list[tuple[Candidate, np.ndarray]]]:
     """Ask the face classifier about every die found (see :mod:`dicetray.vision.classifier`),
     drop the finds it says are no die (:data:`NO_DIE`), and weigh its answer against the
@@ -748,9 +758,11 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
     a ``faint`` find (under the detector's threshold) it sees as a die smeared by motion
     is a moving die (:func:`_moving`), and so is a die the pips read on a smeared find it
     likeliest calls unreadable (:data:`MOVING_READ`). ``early`` holds the classifier's
-    answers, read once, on the finds it was asked about before the pips were read.
+    answers, read once, on the finds it was asked about before the pips were read; ``why``
+    gets why each find it leaves out is left out (:class:`~dicetray.vision.reading.Why`).
     Returns (dice, unread, left out): the last, each find no die stands for, with the
     classifier's probabilities (see :func:`_guesses`)."""
+    why = {} if why is None else why
     finds = [d.found for d in (*dice, *unread, *bare) if d.found is not None]
     moving = [_unread(sc, c, "blur", MOVING) for c in _moving(img, faint, finds)]
     every = [*dice, *unread, *bare]  # each one a find of the detector (see _confirm)
@@ -789,10 +801,18 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
     # a thing on the table the detector took for a die, whatever its marks read as (the
     # classifier never saw a die cut by the frame: such a find stays, to be refused)
     frame = (float(img.shape[1]), float(img.shape[0]))
+    for d in (*dice, *unread, *bare):
+        if d.found is not None and float(seen[id(d)][_NONE]) >= NO_DIE:
+            why[d.found] = Why.NO_DIE
     dice, unread, bare = ([d for d in group if float(seen[id(d)][_NONE]) < NO_DIE
                            or d.found is None or _cut(d.found, frame, 0.5)]
                           for group in (dice, unread, bare))
-    rescued, unread = _weigh_unread(img, unread, bare, seen, finds)
+    rescued, unread = _weigh_unread(img, sc, unread, bare, seen, finds, why)
+    unread, unlike = _set_apart(img, unread, dice)
+    moving, unlike_moving = _set_apart(img, moving, dice)
+    for d in (*unlike, *unlike_moving):
+        if d.found is not None:
+            why[d.found] = Why.UNLIKE
     taken = {id(d) for d in (*rescued, *unread)}
     rescued += _look_alike(img, [d for d in bare if id(d) not in taken], [*dice, *rescued],
                            unread, seen, finds)
@@ -805,7 +825,7 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
             die.problem, die.detail = "blur", MOVING
     for die in dice:
         _fewer_than_seen(sc, die, seen[id(die)])
-    answered = [*_weigh_read(sc, dice, seen), *rescued]
+    answered = [*_weigh_read(sc, dice, seen, why), *rescued]
     _odd_one_out(img, answered, seen)
     # a find the frame cuts shows a value only where the classifier reads a face there
     # (a cut die's pips may be outside; keys at the border make pip-like spots)
@@ -890,7 +910,8 @@ def _fewer_than_seen(sc: _Scene, die: _Die, p: np.ndarray) -> None:
     sc.pips, sc.face = old
 
 
-def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> list[_Die]:
+def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray],
+                why: dict[Candidate, Why] | None = None) -> list[_Die]:
     """The dice the pips read, weighed against the classifier (``seen``).
 
     A single pip on a faint find is a die only when the classifier is sure of the 1 (or
@@ -918,6 +939,9 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
                  and int(np.argmax(p)) in (_UNREADABLE, 1, _NONE))
         return faint or d.found.size < small
 
+    for d in dice:
+        if why is not None and d.found is not None and stray(d):
+            why[d.found] = Why.SPECK
     dice = [d for d in dice if not stray(d)]
     for die in dice:
         p = seen[id(die)]
@@ -989,9 +1013,20 @@ def _likelier(p: np.ndarray, seen: int, read: int) -> bool:
     return float(p[seen]) >= GUESS or float(p[seen]) >= GUESS_RATIO * float(p[read])
 
 
-def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
-                  seen: dict[int, np.ndarray],
-                  finds: list[Candidate]) -> tuple[list[_Die], list[_Die]]:
+def _pips_inside(sc: _Scene, cand: Candidate) -> int:
+    """How many pips of one colour (the more numerous) lie well inside a find's top face
+    (within :data:`LONE` pip offsets of its centre, where no side face's pip lies)."""
+    p = sc.pips
+    if len(p) == 0:
+        return 0
+    _, a, dist = _on_find(sc, cand)
+    inside = dist <= LONE * a
+    return int(max((inside & p.dark).sum(), (inside & ~p.dark).sum()))
+
+
+def _weigh_unread(img: np.ndarray, sc: _Scene, unread: list[_Die], bare: list[_Die],
+                  seen: dict[int, np.ndarray], finds: list[Candidate],
+                  why: dict[Candidate, Why] | None = None) -> tuple[list[_Die], list[_Die]]:
     """The finds the pips could not read (``unread``) or saw no pips on (``bare``), read by
     the classifier (``seen``): returns (dice it read, dice still unread).
 
@@ -1006,6 +1041,7 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
     h, w = img.shape[:2]
     dice, kept = [], []
     bare_ids = {id(d) for d in bare}
+    why = {} if why is None else why
     for die in (*unread, *bare):
         p = seen[id(die)]
         best = int(np.argmax(p))
@@ -1020,13 +1056,19 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
                 float(p[best]) < BARE_GUESS and cand.score < BARE_SURE) or (
                 best == _UNREADABLE and (cand.score < BARE_SURE
                                          or float(p[best]) < BARE_UNREADABLE))):
+            why[cand] = Why.BARE
             continue  # no die: every face shows a pip, and a magnet or a button shows none
         cut = _cut(cand, (w, h), 0.5)
         if best == _NONE and cand.score < FAINT_NONE and not cut:
+            why[cand] = Why.FAINT
             continue  # neither network sees a die: a smeared cable, a label
         if best in (_UNREADABLE, _NONE):
             if best == _UNREADABLE:
                 _doubt(die, best)
+            kept.append(die)
+            continue
+        if best < _pips_inside(sc, cand):
+            _doubt(die, best)  # the face shows more pips than the classifier's value
             kept.append(die)
             continue
         die.value, die.confidence = best, float(p[best])
@@ -1052,6 +1094,10 @@ ALIKE_NONE = 0.1
 ALIKE_ROUND = 0.5
 #: ... and the most factor between its size and the median find's.
 ALIKE_SIZE = 1.35
+#: Most factor between the size of a find no face was read on and the dice read cleanly
+#: for it to be taken for one of them (:func:`_set_apart`): a leaning die's find comes
+#: out up to a third larger than a flat one's.
+UNLIKE_SIZE = 1.6
 
 
 def _near(cand: Candidate, others: list[Candidate], reach: float) -> bool:
@@ -1124,6 +1170,36 @@ def _look_alike(img: np.ndarray, dropped: list[_Die], known: list[_Die], unread:
         die.detail = f"die at {{where}} is found faintly and read unsurely as a {die.value}"
         out.append(die)
     return out
+
+
+def _set_apart(img: np.ndarray, unread: list[_Die],
+               dice: list[_Die]) -> tuple[list[_Die], list[_Die]]:
+    """The finds no face was read on (``unread``) split into (kept, unlike): unlike are
+    those whose body colour lies further than :data:`LOOK_ALIKE` from every die the
+    pips read cleanly (``dice``), or whose size is off theirs by more than
+    :data:`UNLIKE_SIZE`, when those dice are a set (two at least, alike in colour):
+    a clip on the tray's rim or a knot in the wood is not a die, and must not refuse a
+    roll the dice themselves read cleanly. A find the frame cuts is kept (refused)."""
+    clean = [d.found for d in dice if d.value and not d.problem and d.found is not None]
+    if len(clean) < 2 or not unread:
+        return unread, []
+    bodies = np.array([_body(img, f) for f in clean])
+    spread = max(float(np.linalg.norm(bodies[i] - bodies[j]))
+                 for i in range(len(bodies)) for j in range(i + 1, len(bodies)))
+    if spread > LOOK_ALIKE:
+        return unread, []  # dice of many colours: no one look to compare with
+    size = statistics.median(f.size for f in clean)
+    frame = (float(img.shape[1]), float(img.shape[0]))
+    kept, unlike = [], []
+    for die in unread:
+        cand = die.found
+        if die.value or cand is None or _cut(cand, frame, 0.5):
+            kept.append(die)
+            continue
+        off = not 1 / UNLIKE_SIZE <= cand.size / size <= UNLIKE_SIZE
+        (unlike if off or _colour_gap(_body(img, cand), bodies) > LOOK_ALIKE
+         else kept).append(die)
+    return kept, unlike
 
 
 def _odd_one_out(img: np.ndarray, dice: list[_Die], seen: dict[int, np.ndarray]) -> None:
@@ -1224,6 +1300,9 @@ def _doubt(die: _Die, seen: int) -> None:
         die.problem = die.problem if die.problem in ("blur", "cocked") else (
             "blur" if moving else "cocked")
         die.detail = "die at {where} is leaning or moving: no face can be read"
+    elif not die.value:
+        die.problem = "ambiguous"
+        die.detail = f"die at {{where}} shows more pips than the {seen} it looks like"
     else:
         die.problem = "ambiguous"
         die.detail = f"die at {{where}}: its pips read {die.value} but it looks like a {seen}"
@@ -1235,10 +1314,18 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
         return
     p = sc.pips
     h, w = sc.work.shape[:2]
-    shapes = [_shape(die.fit) for die in dice if die.value >= 4]
-    ref = np.median(np.array(shapes), axis=0) if len(shapes) >= 3 else None
-    # dice in one frame are one size: a face read at another size was framed wrongly
-    multi = [die.offset for die in dice if die.value > 1]
+    # each layout's aspect as these dice draw it (a 6's columns may sit close together,
+    # so its grid is no square): a face is compared with faces of its own value only,
+    # by the aspect of its grid, whatever its turn
+    refs = {}
+    for value in (4, 5, 6):
+        skews = [die.fit.skew for die in dice if die.value == value]
+        if len(skews) >= 3:
+            refs[value] = _median(skews)
+    # dice in one frame are one size: a face read at another size was framed wrongly.
+    # The size is the die's body where the detector found it (a 2's pips may sit
+    # towards the centre: their spread is the dice's design, not the die's size)
+    multi = [_size_of(die) for die in dice if die.value > 1]
     sizes = _median(multi) if len(multi) >= 3 else None
     # every die's pips' gradient structure at once (its cost is per call, not per pip)
     own = [np.asarray(die.pips, np.intp) for die in dice]
@@ -1263,6 +1350,8 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
             # contrast on its spot, and a spot that is neither clearly pip nor clearly
             # blank face leaves the value in doubt
             spots = _spots(sc, die)
+            bled = _bled(sc, die, spots)
+            spots[bled] = 0.0
             on = spots >= SPOT_ON
             value = value_of_spots(on)
             unclear = (spots > SPOT_OFF) & ~on
@@ -1272,15 +1361,14 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
                 die.value = value
             lowest_on = min(float(spots[on].min()), 1.0) if on.any() else 0.0
             margin = lowest_on - (float(spots[~on].max()) if (~on).any() else 0.0)
-        if sizes is not None and not 0.75 <= die.offset / sizes <= 1.33:
+        if sizes is not None and not 0.75 <= _size_of(die) / sizes <= 1.33:
             die.problem = die.problem or "ambiguous"
         if out:
             die.problem = "edge"
-        elif die.value >= 4:
-            dev = (
-                float(np.abs(_shape(fit) - ref).max()) if ref is not None else abs(fit.skew - 1.0)
-            )
-            if dev > (0.45 if ref is not None else 0.8):
+        elif die.value >= 4 and (die.value in refs or die.value != 6):
+            ref = refs.get(die.value)
+            dev = abs(fit.skew / ref - 1.0) if ref is not None else abs(fit.skew - 1.0)
+            if dev > (COCKED_ASPECT if ref is not None else 0.8):
                 die.problem = die.problem or "cocked"
         # motion blur smears pips along one direction: the gradients around them lose
         # their roundness (a sharp pip has an isotropic structure tensor)
@@ -1289,6 +1377,47 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
             die.problem = "blur"
         die.confidence = min(max(
             min(margin, 1.0) * (1.0 - fit.residual) * min(1.0, 0.5 + roundness), 0.0), 1.0)
+
+
+#: Most a face's grid aspect may differ, as a share, from the median of three or more
+#: faces of its value in the frame before it is called cocked (a die leaning 40 degrees
+#: shows its face foreshortened to 0.77, an aspect 1.3 times the flat faces').
+COCKED_ASPECT = 0.3
+
+
+def _size_of(die: _Die) -> float:
+    """A die's size for comparing with the others': its find's edge when the detector
+    found it (working px do not matter: the dice of one frame share them), else its
+    pips' spread scaled to an edge."""
+    if die.found is not None:
+        return float(die.found.size)
+    return 2 * HALF_EDGE * die.offset
+
+
+#: Nearest two pips of one face may lie, centre to centre, in pip diameters: pips do not
+#: overlap, so a grid spot nearer a pip found on the face than this holds no other pip
+#: (:func:`_bled`). On sketched 6s with their columns at 0.6 of the usual spread the
+#: middle spots lie 0.89 pip diameters from the columns and read 0.55 of a pip's
+#: contrast there: the columns' own spill.
+PIP_APART = 1.0
+#: ... and reading less than this share of its pips' contrast: a pip diameter measured
+#: on a small blurred frame comes out too large, and a 6's middle pips missed by the
+#: finder sit that near its corners' and read 0.90-1.03 there (rendered 640x480).
+SPILL_MAX = 0.9
+
+
+def _bled(sc: _Scene, die: _Die, spots: np.ndarray) -> np.ndarray:
+    """The grid spots (9 bools) whose contrast can only be a neighbouring pip's spill:
+    off a pip of the face, but nearer one than :data:`PIP_APART`. A 6 whose columns sit
+    close together has its middle spots there; the grid is scaled to the pips found, so
+    nothing else about such a face is unusual. A spot that reads as a clear pip
+    (:data:`SPILL_MAX`) is one, however near (``spots``: the contrast on the grid)."""
+    p = sc.pips
+    grid = die.fit.grid()
+    own = np.stack([p.x[die.pips], p.y[die.pips]], axis=1)
+    d = _median(p.d[die.pips])
+    r = np.hypot(grid[:, None, 0] - own[None, :, 0], grid[:, None, 1] - own[None, :, 1]).min(1)
+    return (r > 0.5 * d) & (r < PIP_APART * d) & (spots < SPILL_MAX)
 
 
 def _shape(fit: LayoutFit) -> np.ndarray:
@@ -1407,7 +1536,8 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
     _side_faces(sc, found)
     faint = [c for c in finds if c.score < THRESHOLD]
     early = dict(zip(candidates, asked.result(), strict=True))
-    found, unread, left_out = _second_opinion(img, sc, found, unread, bare, faint, early)
+    why: dict[Candidate, Why] = {}
+    found, unread, left_out = _second_opinion(img, sc, found, unread, bare, faint, early, why)
     for die in found:
         if not die.problem and die.confidence < MIN_CONFIDENCE:
             die.problem, die.detail = "ambiguous", UNSURE_READ
@@ -1451,5 +1581,9 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
             if _smeared(sc)
             else "no-dice: nothing die-like in the frame"
         )
+    shown = {d.found for d in (*found, *unread, *guessed)}
+    passed_by = tuple(
+        LeftOut(c.x, c.y, c.size, why.get(c, Why.FAINT if c.score < THRESHOLD else Why.BARE))
+        for c in finds if c not in shown)
     ms = (time.perf_counter() - start) * 1000
-    return Reading("unsure" if reason else "ok", reason, readings, ms)
+    return Reading("unsure" if reason else "ok", reason, readings, ms, passed_by)
