@@ -1506,6 +1506,50 @@ def _zone(calibration: Any, x: float, y: float) -> str:
     return zone if zone in ("tray", "ledge") else "unknown"
 
 
+#: Least difference (8-bit, the strongest channel, 99th percentile over the middle of a
+#: find, both smoothed 5x5) between a frame and the calibration's empty tray for a find
+#: to be something put there: a die's pips differ by 60 and more even on a floor of its
+#: own colour, and a 1's pip covers 3 % of that middle; a clip, a knot or the wood's
+#: grain that was there empty differs by noise and light.
+BACKGROUND_SAME = 25.0
+
+
+def _background(calibration: Any, img: np.ndarray) -> np.ndarray | None:
+    """The calibration's empty-tray image when it has one of the frame's size."""
+    get = getattr(calibration, "background_image", None)
+    bg = get() if callable(get) else None
+    if not isinstance(bg, np.ndarray) or bg.shape != img.shape or bg.dtype != np.uint8:
+        return None
+    return bg
+
+
+def _on_empty_tray(img: np.ndarray, bg: np.ndarray | None,
+                   finds: list[Candidate]) -> list[Candidate]:
+    """The finds that were there on the empty tray (:data:`BACKGROUND_SAME`): fixtures and
+    texture, never dice.
+
+    >>> tray = np.full((80, 80, 3), 120, np.uint8)
+    >>> frame = tray.copy(); frame[10:30, 10:30] = 240
+    >>> found = [Candidate(20, 20, 20.0, 0.9, "flat"), Candidate(60, 60, 20.0, 0.9, "flat")]
+    >>> [c.x for c in _on_empty_tray(frame, tray, found)]
+    [60]
+    """
+    if bg is None:
+        return []
+    same = []
+    for c in finds:
+        h = max(2, round(0.4 * c.size))
+        x, y = round(c.x), round(c.y)
+        ys, xs = slice(max(0, y - h), y + h), slice(max(0, x - h), x + h)
+        a, b = img[ys, xs], bg[ys, xs]
+        if a.size == 0:
+            continue
+        diff = cv2.absdiff(cv2.GaussianBlur(a, (5, 5), 0), cv2.GaussianBlur(b, (5, 5), 0))
+        if float(np.percentile(diff.max(axis=2), 99)) < BACKGROUND_SAME:
+            same.append(c)
+    return same
+
+
 def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) -> Reading:
     """Read the dice in a BGR ``frame``; ``dice`` is the number expected (None: any).
 
@@ -1526,7 +1570,10 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
     _check_size(img, calibration)
     known = getattr(calibration, "die_size", None)
     finds = find_dice(img, FAINT_FIND, float(known) if known else None)
-    candidates = [c for c in finds if c.score >= THRESHOLD]
+    why: dict[Candidate, Why] = {}
+    for c in _on_empty_tray(img, _background(calibration, img), finds):
+        why[c] = Why.BACKGROUND
+    candidates = [c for c in finds if c.score >= THRESHOLD and c not in why]
     # the classifier reads every find while the pips are read (see _opinions)
     asked = classify_soon(img, [(c.x, c.y, c.size) for c in candidates])
     die_size = known or median_size(candidates)
@@ -1534,9 +1581,8 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
     found, unread, bare = _confirm(sc, found, candidates, (img.shape[1], img.shape[0]))
     _check(sc, found)
     _side_faces(sc, found)
-    faint = [c for c in finds if c.score < THRESHOLD]
+    faint = [c for c in finds if c.score < THRESHOLD and c not in why]
     early = dict(zip(candidates, asked.result(), strict=True))
-    why: dict[Candidate, Why] = {}
     found, unread, left_out = _second_opinion(img, sc, found, unread, bare, faint, early, why)
     for die in found:
         if not die.problem and die.confidence < MIN_CONFIDENCE:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from dicetray.vision import read
+from dicetray.vision.calibration import Calibration
 from dicetray.vision.reading import Why
 from dicetray.vision.sketch import Fixture, FixtureKind, SketchDie, sketch, spots
 
@@ -87,3 +88,27 @@ def test_a_die_cut_by_the_frame_still_refuses_the_roll() -> None:
 def test_a_smeared_frame_is_still_refused() -> None:
     roll = read(sketch(ROLL, blur=14))
     assert not roll.ok
+
+
+def _calibration_with(empty: object) -> Calibration:
+    return Calibration(image_size=(1920, 1080), die_size=EDGE,
+                       tray=((0, 0), (1919, 0), (1919, 1079), (0, 1079))).with_background(empty)
+
+
+def test_fixtures_of_the_empty_tray_are_left_out_as_background() -> None:
+    # white blocks with one dark hole on the rim: to a reader that never saw the tray
+    # empty they are dice showing 1
+    fixtures = [SketchDie(1, x, 120, 70, 0, body=(200, 200, 200), pip=(20, 20, 20))
+                for x in (250, 1650)]
+    frame = sketch([*fixtures, *ROLL])
+    assert read(frame).values != (1, 2, 3, 4, 5)
+    roll = read(frame, _calibration_with(sketch(fixtures)))
+    assert roll.ok and roll.values == (1, 2, 3, 4, 5), roll.reason
+    assert sorted((round(f.x, -2), f.why) for f in roll.left_out) == [
+        (200.0, Why.BACKGROUND), (1600.0, Why.BACKGROUND)]
+
+
+def test_dice_on_a_calibrated_empty_tray_are_not_taken_for_it() -> None:
+    roll = read(sketch(ROLL), _calibration_with(sketch([])))
+    assert roll.ok and roll.values == (1, 2, 3, 4, 5)
+    assert not any(f.why is Why.BACKGROUND for f in roll.left_out)
