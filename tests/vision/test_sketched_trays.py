@@ -12,9 +12,6 @@ from dicetray.vision.reading import Why
 from dicetray.vision.sketch import Fixture, FixtureKind, SketchDie, sketch, spots
 
 EDGE = 90.0
-#: The face classifier (trained on rendered crops) still vetoes these clean pip readings:
-#: the pips read them right (the grid, size and shape checks pass), the veto is left.
-VETOED = pytest.mark.xfail(strict=True, reason="issue 23: the classifier vetoes a clean read")
 ROLL = (
     SketchDie(3, 500, 400, EDGE, 10), SketchDie(5, 800, 500, EDGE, 35),
     SketchDie(1, 1100, 350, EDGE, 60), SketchDie(4, 1300, 700, EDGE, 20),
@@ -27,16 +24,14 @@ def test_white_dice_with_red_pips_on_a_tray_are_read() -> None:
     assert roll.ok and roll.values == (1, 2, 3, 4, 5)
 
 
-@pytest.mark.parametrize("columns", [pytest.param(0.5, marks=VETOED), 0.6, 0.7])
-def test_a_six_whose_columns_sit_close_together_is_read(columns: float) -> None:
-    roll = read(sketch([SketchDie(6, 600, 500, EDGE, 0, face=spots(6, columns=columns)),
+@pytest.mark.parametrize(("columns", "angle"), [(0.5, 0), (0.6, 0), (0.7, 0), (0.7, 30)])
+def test_a_six_whose_columns_sit_close_together_is_read(columns: float, angle: float) -> None:
+    roll = read(sketch([SketchDie(6, 600, 500, EDGE, angle, face=spots(6, columns=columns)),
                         SketchDie(3, 900, 500, EDGE, 10)]))
     assert roll.ok and roll.values == (3, 6), roll.reason
 
 
-@pytest.mark.parametrize(("spread", "angle"), [pytest.param(0.14, 0, marks=VETOED),
-                                                pytest.param(0.14, 45, marks=VETOED),
-                                                (0.18, 0), (0.18, 45)])
+@pytest.mark.parametrize(("spread", "angle"), [(0.18, 0), (0.18, 45)])
 def test_a_two_whose_pips_sit_towards_the_centre_is_read(spread: float, angle: float) -> None:
     dice = [SketchDie(2, 600, 500, EDGE, angle, face=spots(2, spread=spread)),
             SketchDie(3, 900, 500, EDGE, 10), SketchDie(5, 1200, 500, EDGE, 10),
@@ -45,7 +40,30 @@ def test_a_two_whose_pips_sit_towards_the_centre_is_read(spread: float, angle: f
     assert roll.ok and roll.values == (2, 3, 4, 5), roll.reason
 
 
-@pytest.mark.parametrize("spread", [0.1, 0.12])
+CLOSE = (
+    SketchDie(6, 500, 400, EDGE, 0, face=spots(6, columns=0.5)),
+    SketchDie(6, 800, 400, EDGE, 30, face=spots(6, columns=0.6)),
+    SketchDie(6, 1100, 400, EDGE, 60, face=spots(6, columns=0.6)),
+    SketchDie(2, 650, 700, EDGE, 0, face=spots(2, spread=0.14)),
+    SketchDie(2, 950, 700, EDGE, 45, face=spots(2, spread=0.14)),
+)
+
+
+def test_dice_the_classifier_misreads_as_a_set_are_read_from_their_pips() -> None:
+    # the classifier reads these 6s as 4s and these 2s as 1s or 3s (it learnt rendered
+    # dice): where it contradicts several clean faces in one frame it is set aside
+    roll = read(sketch(CLOSE))
+    assert roll.ok and roll.values == (2, 2, 6, 6, 6), roll.reason
+
+
+@pytest.mark.parametrize("die", [CLOSE[1], CLOSE[3], CLOSE[4]])
+def test_one_clean_face_the_classifier_reads_otherwise_is_refused_not_misread(
+        die: SketchDie) -> None:
+    roll = read(sketch([die, SketchDie(3, 1300, 500, EDGE, 10)]))
+    assert not roll.ok or roll.values == (3, die.value)
+
+
+@pytest.mark.parametrize("spread", [0.08, 0.1, 0.12])
 def test_a_two_with_its_pips_almost_touching_is_never_answered_as_a_one(spread: float) -> None:
     dice = [SketchDie(2, 600, 500, EDGE, 0, face=spots(2, spread=spread)),
             SketchDie(2, 900, 500, EDGE, 50, face=spots(2, spread=spread)),
@@ -54,7 +72,6 @@ def test_a_two_with_its_pips_almost_touching_is_never_answered_as_a_one(spread: 
     assert not roll.ok or roll.values == (2, 2, 4, 5)
 
 
-@VETOED
 def test_a_flat_five_among_close_columned_sixes_is_not_called_cocked() -> None:
     sixes = [SketchDie(6, 500 + 300 * k, 400, EDGE, 30 * k, face=spots(6, columns=0.6))
              for k in range(3)]
