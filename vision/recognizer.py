@@ -767,7 +767,8 @@ _UNREADABLE, _NONE = CLASSES.index("unreadable"), CLASSES.index("none")
 
 def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[_Die],
                     bare: list[_Die], faint: list[Candidate],
-                    early: dict[Candidate, np.ndarray], why: dict[Candidate, Why] | None = None
+                    early: dict[Candidate, np.ndarray], why: dict[Candidate, Why] | None = None,
+                    teaching: Any = None
                     ) -> tuple[list[_Die], list[_Die], list[tuple[Candidate, np.ndarray]]]:
     """Ask the face classifier about every die found (see :mod:`dicetray.vision.classifier`),
     drop the finds it says are no die (:data:`NO_DIE`), and weigh its answer against the
@@ -787,6 +788,8 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
     if not every:
         return dice, [*unread, *moving], []
     seen = _opinions(img, every, early)
+    if teaching is not None:  # read by the prototypes of the dice confirmed on this tray
+        seen = {k: teaching.second_opinion(p) for k, p in seen.items()}
     # a face read only by looking closer stands only where the classifier reads a value
     # but is unsure of it, or is unsure the die shows no readable face (then in doubt);
     # elsewhere the find is weighed as before it was looked at again
@@ -1605,8 +1608,12 @@ def _on_empty_tray(img: np.ndarray, bg: np.ndarray | None,
     return same
 
 
-def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) -> Reading:
+def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None, *,
+         teaching: Any = None) -> Reading:
     """Read the dice in a BGR ``frame``; ``dice`` is the number expected (None: any).
+
+    With a ``teaching`` (:class:`dicetray.vision.teaching.Teaching`: the dice the players
+    confirmed on this tray) the classifier's answers are read by its prototypes.
 
     With a ``calibration`` (see :mod:`dicetray.vision.calibration`) its die size sets
     the scale and each die gets its zone; without one the dice set the scale.
@@ -1638,7 +1645,8 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
     _side_faces(sc, found)
     faint = [c for c in finds if c.score < THRESHOLD and c not in why]
     early = dict(zip(candidates, asked.result(), strict=True))
-    found, unread, left_out = _second_opinion(img, sc, found, unread, bare, faint, early, why)
+    found, unread, left_out = _second_opinion(img, sc, found, unread, bare, faint, early, why,
+                                              teaching)
     for die in found:
         if not die.problem and die.confidence < MIN_CONFIDENCE:
             die.problem, die.detail = "ambiguous", UNSURE_READ
