@@ -15,7 +15,7 @@ refused with a :class:`~dicetray.vision.errors.TeachingError` saying why.
 >>> t = Teaching().apply(Confirmed(6, (0.0, 0.0, 0.0, 0.0, 0.9, 0.0, 0.1, 0.0)))
 >>> p = t.second_opinion(np.array([0.02, 0, 0, 0, 0.85, 0, 0.13, 0]))
 >>> int(np.argmax(p)), round(float(p[6]), 2)
-(6, 0.78)
+(6, 0.98)
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "teaching.json"
 >>> t.save(path); Teaching.load(path) == t
@@ -99,17 +99,26 @@ class Teaching:
                 out[value] = np.mean(np.array(rows, np.float64), axis=0)
         return out
 
+    def _untaught(self, value: int) -> np.ndarray:
+        """The prototype of a value not taught: the classifier's answer at the confidence
+        it shows on the confirmed dice (their own value's mean share), the rest spread
+        evenly (a one-hot prototype would pull every answer to the taught values)."""
+        sure = float(np.mean([e.probs[e.value] for e in self.examples]))
+        out = np.full(len(CLASSES), (1.0 - sure) / (len(CLASSES) - 1))
+        out[value] = sure
+        return out
+
     def second_opinion(self, probs: np.ndarray) -> np.ndarray:
         """The classifier's answer ``probs`` (over CLASSES) read by the nearest prototype:
         the share it gives the values is shared out among them by how near ``probs`` lies
-        to each value's prototype (a value not taught has the answer an ideal classifier
-        would give as its prototype); unreadable and no die keep theirs."""
+        to each value's prototype (a value not taught has one made up, see
+        :meth:`_untaught`); unreadable and no die keep theirs."""
         probs = np.asarray(probs, np.float64)
         taught = self.prototypes()
         if not taught:
             return probs.astype(np.float32)
-        ideal = np.eye(len(CLASSES))
-        dist = np.array([np.abs(probs - taught.get(v, ideal[v])).sum() for v in _VALUES])
+        dist = np.array([np.abs(probs - taught.get(v, self._untaught(v))).sum()
+                         for v in _VALUES])
         weight = np.exp(-(dist - dist.min()) / SHARPNESS)
         out = probs.copy()
         share = 1.0 - probs[_UNREADABLE] - probs[_NONE]
