@@ -37,6 +37,7 @@ __all__ = [
     "DieReading",
     "LeftOut",
     "Reading",
+    "Reason",
     "Status",
     "Why",
     "Zone",
@@ -47,16 +48,20 @@ Zone = Literal["tray", "ledge", "unknown"]
 
 STATUSES: tuple[str, ...] = ("ok", "unsure")
 ZONES: tuple[str, ...] = ("tray", "ledge", "unknown")
+class Reason(StrEnum):
+    """Why a reading is ``unsure``: the leading word of its reason."""
+
+    WRONG_COUNT = "wrong-count"  # told how many dice, another number was read
+    COCKED = "cocked"  # a die leans on something: no face lies flat
+    EDGE = "edge"  # a die is cut by the frame's edge
+    BLUR = "blur"  # a die, or the frame, is smeared by motion
+    AMBIGUOUS = "ambiguous"  # a face's pips do not make one value cleanly
+    NO_DICE = "no-dice"  # nothing die-like in the frame
+    OVERLAP = "overlap"  # dice lie on one another
+
+
 #: Leading word of every ``unsure`` reason (the rest of the reason is free detail).
-REASONS: tuple[str, ...] = (
-    "wrong-count",
-    "cocked",
-    "edge",
-    "blur",
-    "ambiguous",
-    "no-dice",
-    "overlap",
-)
+REASONS: tuple[str, ...] = tuple(r.value for r in Reason)
 
 
 @dataclass(frozen=True)

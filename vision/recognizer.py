@@ -68,7 +68,7 @@ from dicetray.vision.faces import fit_or_split, groups, linkable
 from dicetray.vision.gradients import Window, structure_at, structure_windows
 from dicetray.vision.layouts import LayoutFit, fit_layout, value_of_spots
 from dicetray.vision.pips import PipMaps, Pips, channels, chroma, find_pips, hat_maps, pip_maps
-from dicetray.vision.reading import DieReading, LeftOut, Reading, Why
+from dicetray.vision.reading import DieReading, LeftOut, Reading, Reason, Why
 from dicetray.vision.resize import resize
 
 __all__ = ["read"]
@@ -1550,7 +1550,7 @@ def _smeared(sc: _Scene) -> bool:
     return _roundness(*(float(v) for v in t[strong].sum(axis=0))) < MIN_ROUNDNESS
 
 
-_REASON_ORDER = ("blur", "edge", "cocked", "ambiguous")
+_REASON_ORDER = (Reason.BLUR, Reason.EDGE, Reason.COCKED, Reason.AMBIGUOUS)
 
 
 def _zone(calibration: Any, x: float, y: float) -> str:
