@@ -129,3 +129,15 @@ def test_dice_on_a_calibrated_empty_tray_are_not_taken_for_it() -> None:
     roll = read(sketch(ROLL), _calibration_with(sketch([])))
     assert roll.ok and roll.values == (1, 2, 3, 4, 5)
     assert not any(f.why is Why.BACKGROUND for f in roll.left_out)
+
+
+def test_clips_unlike_the_dice_read_are_left_out_not_refused() -> None:
+    # orange clips on the floor, found as dice with no face: unlike the white dice read
+    # cleanly (their colour), so they are left out, shown, and do not refuse the roll
+    clips = [Fixture(FixtureKind.CLIP, 1500, 300, 70, 20, (30, 80, 160)),
+             Fixture(FixtureKind.CLIP, 300, 800, 70, 70, (30, 80, 160))]
+    roll = read(sketch(ROLL, fixtures=clips))
+    assert roll.ok and roll.values == (1, 2, 3, 4, 5), roll.reason
+    unlike = sorted((round(f.x, -2), round(f.y, -2)) for f in roll.left_out
+                    if f.why is Why.UNLIKE)
+    assert unlike == [(300.0, 800.0), (1500.0, 300.0)]
