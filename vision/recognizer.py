@@ -1152,6 +1152,10 @@ ALIKE_SIZE = 1.35
 #: for it to be taken for one of them (:func:`_set_apart`): a leaning die's find comes
 #: out up to a third larger than a flat one's.
 UNLIKE_SIZE = 1.6
+#: ... and the least colour difference (as :data:`LOOK_ALIKE`) from every one of them: a
+#: die smeared by motion mixes its colour with the floor's (a grey die on 400 rendered
+#: hard frames lay 49 from its set), a clip or a knot is far from white dice (90 and more).
+UNLIKE_COLOUR = 90.0
 
 
 def _near(cand: Candidate, others: list[Candidate], reach: float) -> bool:
@@ -1229,7 +1233,7 @@ def _look_alike(img: np.ndarray, dropped: list[_Die], known: list[_Die], unread:
 def _set_apart(img: np.ndarray, unread: list[_Die],
                dice: list[_Die]) -> tuple[list[_Die], list[_Die]]:
     """The finds no face was read on (``unread``) split into (kept, unlike): unlike are
-    those whose body colour lies further than :data:`LOOK_ALIKE` from every die the
+    those whose body colour lies further than :data:`UNLIKE_COLOUR` from every die the
     pips read cleanly (``dice``), or whose size is off theirs by more than
     :data:`UNLIKE_SIZE`, when those dice are a set (two at least, alike in colour):
     a clip on the tray's rim or a knot in the wood is not a die, and must not refuse a
@@ -1251,7 +1255,7 @@ def _set_apart(img: np.ndarray, unread: list[_Die],
             kept.append(die)
             continue
         off = not 1 / UNLIKE_SIZE <= cand.size / size <= UNLIKE_SIZE
-        (unlike if off or _colour_gap(_body(img, cand), bodies) > LOOK_ALIKE
+        (unlike if off or _colour_gap(_body(img, cand), bodies) > UNLIKE_COLOUR
          else kept).append(die)
     return kept, unlike
 
