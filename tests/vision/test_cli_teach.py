@@ -1,4 +1,4 @@
-"""``dicetray teach`` and ``dicetray read --teaching``: confirming dice on the command line."""
+"""``dicetray teach``, ``read --teaching``, and the finds ``read`` leaves out, shown."""
 
 from __future__ import annotations
 
@@ -71,3 +71,23 @@ def test_read_with_a_teaching_reads_the_dice_the_players_confirmed(tmp_path: Pat
                                                   lone]).output)
     assert untaught["status"] == "unsure"
     assert taught["status"] == "ok" and sorted(d["value"] for d in taught["dice"]) == [3, 6]
+
+
+def test_read_json_and_annotate_show_the_finds_left_out_with_why(tmp_path: Path) -> None:
+    from dicetray.vision.annotate import LEFT_OUT_COLOUR
+    from dicetray.vision.sketch import Fixture, FixtureKind
+
+    clips = [Fixture(FixtureKind.CLIP, 1500, 300, 70, 20, (30, 80, 160))]
+    path = tmp_path / "clips.png"
+    cv2.imwrite(str(path), sketch([SketchDie(3, 500, 400, 90.0, 10),
+                                   SketchDie(5, 800, 500, 90.0, 35),
+                                   SketchDie(4, 1100, 700, 90.0, 20)], fixtures=clips))
+    out = tmp_path / "clips.annotated.png"
+    result = CliRunner().invoke(main, ["read", "--json", "--annotate", str(out), str(path)])
+    data = json.loads(result.output)
+    assert data["status"] == "ok" and sorted(d["value"] for d in data["dice"]) == [3, 4, 5]
+    assert {"x", "y", "size", "why"} == set(data["left_out"][0])
+    clip = next(f for f in data["left_out"] if abs(f["x"] - 1500) < 40)
+    assert clip["why"] == "unlike"
+    drawn = cv2.imread(str(out))
+    assert (drawn == LEFT_OUT_COLOUR).all(axis=2).any()  # its dashed outline
