@@ -522,6 +522,13 @@ def build_calibration(
                                "empty tray inside the tray zone)")
     singles = [b[0] for b in found if b[2] == 1] or [b[0] for b in found]
     die_size = float(np.median(singles))
+    # the dice the recognizer reads alone, before any calibration, measure their own
+    # size and colours: white dice on a pale tray differ from it by their pips only, and
+    # the difference measured the pips (16 px for dice 90 px wide, their colours swapped)
+    seen = _read_alone(shots, dice, reader)
+    if sum(len(r) for r in seen) >= MIN_DICE_SEEN:
+        die_size = float(np.median([d.size for r in seen for d in r]))
+        blobs = [[(d.size, _disc((height, width), d), 1) for d in r] for r in seen]
     die_color, pip_color = _dice_colours(shots, blobs, die_size, cv2)
     if tray is None:
         # the floor seen in the empty tray lies below the dice's top faces, which a
@@ -550,6 +557,31 @@ def build_calibration(
         confidences = [d.confidence for r in report.readings for d in r.dice]
         quality["confidence"] = float(np.mean(confidences)) if confidences else 0.0
     return replace(calibration, quality=quality), report
+
+
+#: Fewest dice read alone in the dice frames for their size and colours to be taken from
+#: them rather than from the difference with the empty tray.
+MIN_DICE_SEEN = 3
+
+
+def _read_alone(shots: Sequence[np.ndarray], dice: int | None,
+                reader: Reader | None) -> list[list[Any]]:
+    """Per dice frame, the dice the recognizer reads in it with no calibration (each with
+    a value, size and centre), whatever the answer's status: a refusal is often about
+    something else in the frame."""
+    reader = reader or _default_reader()
+    if reader is None:
+        return [[] for _ in shots]
+    return [list(reader(shot, None, dice).dice) for shot in shots]
+
+
+def _disc(shape: tuple[int, int], die: Any) -> np.ndarray:
+    """A mask (``shape``) of the disc inside a die read: its top face's middle."""
+    import cv2
+
+    mask = np.zeros(shape, np.uint8)
+    cv2.circle(mask, (round(die.x), round(die.y)), max(1, round(0.45 * die.size)), 1, -1)
+    return mask.astype(bool)
 
 
 def _check_frames(frames: Sequence[np.ndarray], shape: tuple[int, int] | None,

@@ -41,6 +41,18 @@ def _load_calibration(path: str | None) -> Any:
         raise click.ClickException(str(exc)) from None
 
 
+def _load_teaching(path: str | None) -> Any:
+    if path is None:
+        return None
+    from dicetray.vision.errors import TeachingError
+    from dicetray.vision.teaching import Teaching
+
+    try:
+        return Teaching.load(path)
+    except TeachingError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
 def _error_line(image: str, why: str, as_json: bool) -> None:
     """The line for an image that could not be read (the other images go on)."""
     if as_json:
@@ -58,6 +70,12 @@ def _error_line(image: str, why: str, as_json: bool) -> None:
     default=None,
     help="Calibration file (JSON) for the camera that took the photos.",
 )
+@click.option(
+    "--teaching",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Teaching file of this tray's dice (see dicetray teach).",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per image per line.")
 @click.option(
     "--annotate",
@@ -69,6 +87,7 @@ def read(
     images: tuple[str, ...],
     dice: int | None,
     calibration: str | None,
+    teaching: str | None,
     as_json: bool,
     annotate: str | None,
 ) -> None:
@@ -80,6 +99,7 @@ def read(
     from dicetray.vision.errors import VisionError
 
     cal = _load_calibration(calibration)
+    taught = _load_teaching(teaching)
     failed = 0
     for name in images:
         path = Path(name)
@@ -90,7 +110,7 @@ def read(
                         as_json)
             continue
         try:
-            reading = read_frame(frame, cal, dice)
+            reading = read_frame(frame, cal, dice, teaching=taught)
         except VisionError as exc:
             failed += 1
             _error_line(name, str(exc), as_json)
