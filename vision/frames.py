@@ -36,7 +36,8 @@ from typing import Any
 import numpy as np
 
 from dicetray.vision.calibration import Calibration, CameraSettings
-from dicetray.vision.errors import CameraError, FrameError
+from dicetray.vision.errors import CameraError
+from dicetray.vision.imageio import read_image, write_image
 from dicetray.vision.scene import Scene, SimulatedTray, random_scene
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "SimulatedSource",
     "open_source",
     "read_image",
+    "write_image",
 ]
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -321,26 +323,6 @@ class OpenCVCameraSource(FrameSource):
 
 
 # -- folder of images -------------------------------------------------------------------------
-
-
-def read_image(path: str | os.PathLike[str]) -> np.ndarray:
-    """Read an image file as a BGR uint8 frame; FrameError naming the file when it can't be.
-
-    >>> read_image("/nonexistent.png")
-    Traceback (most recent call last):
-    ...
-    dicetray.vision.errors.FrameError: /nonexistent.png: no such file
-    """
-    import cv2
-
-    path = Path(path)
-    if not path.is_file():
-        raise FrameError(f"{path}: no such file")
-    data = np.fromfile(str(path), dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise FrameError(f"{path}: not a readable image ({data.size} bytes)")
-    return image
 
 
 class FolderSource(FrameSource):
