@@ -171,7 +171,7 @@ class Game:
 
     def roll(self, dice: Sequence[int], player: int | None = None) -> Turn:
         """Roll the dice not held; ``dice`` are the values the cup (or camera) produced."""
-        self.apply(Rolled(tuple(dice), player))
+        self.apply(Rolled(dice, player))  # type: ignore[arg-type]  # checked there
         return self.turn
 
     def roll_random(self, rng: random.Random, player: int | None = None) -> Turn:
@@ -182,7 +182,7 @@ class Game:
 
     def keep(self, positions: Iterable[int], player: int | None = None) -> Turn:
         """Put the dice at ``positions`` on the ledge."""
-        self.apply(Kept(tuple(positions), player))
+        self.apply(Kept(positions, player))  # type: ignore[arg-type]  # checked there
         return self.turn
 
     def declare(self, box: str, column: str | None = None, player: int | None = None) -> Turn:
