@@ -69,7 +69,8 @@ def _size(text: str | None) -> tuple[int, int] | None:
     try:
         width, height = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise click.BadParameter(f"expected WIDTHxHEIGHT, got {text!r}",
+        shown = text if len(text) <= 40 else f"{text[:40]}..."
+        raise click.BadParameter(f"expected WIDTHxHEIGHT, got {shown!r}",
                                  param_hint="--size") from None
     low, high = FRAME_SIDES
     if not (low <= width <= high and low <= height <= high):

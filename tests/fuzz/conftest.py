@@ -14,8 +14,10 @@ import json
 import os
 import resource
 import signal
+import struct
 import subprocess
 import sys
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,3 +102,18 @@ def load_each() -> Callable[[str, Sequence[Arg]], list[dict[str, Any]]]:
         return outcomes
 
     return run
+
+
+@pytest.fixture(scope="session")
+def bomb_png() -> bytes:
+    """A 4 KB PNG declaring 32000 x 32000 grey pixels (3 GB once decoded; the issue's
+    bomb was 124 KB with every row there, and decoders allocate from the header alike)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    side = 32_000
+    header = struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"\x00" * (side + 1) * 8)) + chunk(b"IEND", b""))

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import struct
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,16 +28,6 @@ GOOD: dict[str, Any] = {
 }
 
 
-def _bomb_png(side: int = 32_000) -> bytes:
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-
-    header = struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(b"\x00" * (side + 1) * 8)) + chunk(b"IEND", b""))
-
-
 def _background(width: int = 320, height: int = 240) -> bytes:
     ok, data = cv2.imencode(".png", np.full((height, width, 3), 90, np.uint8))
     assert ok
@@ -57,7 +45,7 @@ def _calibration(folder: Path, name: str, background: bytes | None = None,
     return path
 
 
-def _cases(root: Path) -> dict[str, Path]:
+def _cases(root: Path, bomb_png: bytes) -> dict[str, Path]:
     """The issue's cases, each in its own folder (a background file sits beside)."""
     def folder(name: str | bytes) -> Path:
         path = root / os.fsdecode(name)
@@ -68,7 +56,7 @@ def _cases(root: Path) -> dict[str, Path]:
         "version-true": _calibration(folder("a"), "c.json", version=True),
         "corners-1e300": _calibration(folder("b"), "c.json",
                                       tray=[[-1e300, -1e300], [1e300, -1e300], [1e300, 1e300]]),
-        "bomb-background": _calibration(folder("c"), "c.json", _bomb_png()),
+        "bomb-background": _calibration(folder("c"), "c.json", bomb_png),
         "cut-background": _calibration(folder("d"), "c.json", _background()[:-40]),
     }
     path = folder("e") / "long-int.json"
@@ -89,9 +77,9 @@ def _cases(root: Path) -> dict[str, Path]:
     return cases
 
 
-def test_every_seed_of_the_issue_is_refused_cleanly(load_each: Callable,
+def test_every_seed_of_the_issue_is_refused_cleanly(load_each: Callable, bomb_png: bytes,
                                                     tmp_path: Path) -> None:
-    cases = _cases(tmp_path)
+    cases = _cases(tmp_path, bomb_png)
     outcomes = load_each("calibration", [str(p) for p in cases.values()])
     assert [o["outcome"] for o in outcomes] == ["error"] * len(cases), outcomes
     why = {name: o["message"] for name, o in zip(cases, outcomes, strict=True)}
@@ -111,9 +99,9 @@ def test_a_background_beside_a_name_that_is_not_utf8_loads(load_each: Callable,
 
 @pytest.mark.parametrize("case", ["version-true", "corners-1e300", "bomb-background",
                                   "long-int", "past-float", "deep", "fifo"])
-def test_read_with_a_bad_calibration_is_one_error_line(dicetray: Callable, tmp_path: Path,
-                                                       case: str) -> None:
-    path = _cases(tmp_path)[case]
+def test_read_with_a_bad_calibration_is_one_error_line(dicetray: Callable, bomb_png: bytes,
+                                                       tmp_path: Path, case: str) -> None:
+    path = _cases(tmp_path, bomb_png)[case]
     (tmp_path / "roll.png").write_bytes(_background())
     done = dicetray("read", "--calibration", str(path), "roll.png")
     assert done.out == ""
