@@ -13,6 +13,7 @@ from dicetray.firmware.commands.calibrate import calibrate
 from dicetray.firmware.commands.errors import OneLineGroup
 from dicetray.firmware.commands.read import read
 from dicetray.firmware.commands.rules import rules
+from dicetray.firmware.commands.run import run
 from dicetray.firmware.paths import ENV_VAR
 
 
@@ -35,3 +36,8 @@ def main(ctx: click.Context, data_dir: str | None) -> None:
 main.add_command(rules)
 main.add_command(read)
 main.add_command(calibrate)
+main.add_command(run)
+
+
+if __name__ == "__main__":  # python -m dicetray.firmware.cli
+    main()
