@@ -159,7 +159,7 @@ class Calibration:
         if self.topdown_size is not None:
             object.__setattr__(self, "topdown_size", _size(self.topdown_size, "topdown_size"))
         _check(_is_number(self.die_size) and 2 <= self.die_size <= max(width, height) / 2,
-               f"die_size {self.die_size!r} px is not plausible for a {width}x{height} image")
+               f"die_size {_brief(self.die_size)} px is not plausible for a {width}x{height} image")
         object.__setattr__(self, "die_color", _bgr(self.die_color, "die_color"))
         object.__setattr__(self, "pip_color", _bgr(self.pip_color, "pip_color"))
         _check(self.background is None
@@ -382,6 +382,11 @@ def _is_number(value: object) -> bool:
     """A finite int or float of plausible size (never a bool, never 10**400)."""
     return (isinstance(value, (int, float)) and not isinstance(value, bool)
             and -_MAX_MAGNITUDE <= value <= _MAX_MAGNITUDE and math.isfinite(value))
+
+
+def _brief(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
 
 
 def _is_version(value: object) -> bool:
