@@ -11,6 +11,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from click.testing import CliRunner
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from dicetray.firmware.cli import main
 
 SIM = ["calibrate", "--source", "sim:3", "--yes", "--frames", "1"]
 
@@ -96,3 +101,27 @@ def test_a_calibration_in_a_folder_named_in_bytes_that_are_not_utf8(dicetray: Ca
     frame = _frame(tmp_path / "frame.png")
     done = dicetray("read", "--calibration", b"tray\xff/c.json", str(frame))
     assert done.out.startswith(f"{frame}: error (the frame is 320x240 but the calibration is")
+
+
+@settings(max_examples=150, deadline=None)
+@given(size=st.one_of(st.text(max_size=12),
+                      st.tuples(st.integers(-10, 10 ** 6), st.integers(-10, 10 ** 6)).map(
+                          lambda wh: f"{wh[0]}x{wh[1]}")))
+@example(size="20000x20000")
+@example(size="0x0")
+@example(size="64x4608")
+def test_any_size_is_one_line_before_any_frame_is_taken(size: str) -> None:
+    """In process (nothing is taken: --empty and --source together are refused after the
+    size is checked), so many sizes are tried."""
+    result = CliRunner().invoke(main, ["calibrate", "--source", "sim", "--empty", "x.png",
+                                       "--size", size])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    try:
+        width, height = (int(v) for v in size.lower().split("x"))
+    except ValueError:
+        fits = False
+    else:
+        fits = 64 <= width <= 4608 and 64 <= height <= 4608
+    assert ("not both" in lines[0]) == fits, lines[0]

@@ -50,7 +50,7 @@ _JSON = st.recursive(
 
 
 @SLOW
-@given(logs=st.lists(st.lists(_JSON, max_size=8).map(json.dumps), min_size=1, max_size=30))
+@given(logs=st.lists(st.lists(_JSON, max_size=8).map(json.dumps), min_size=1, max_size=12))
 @example(logs=[SEEDS["deep.json"], SEEDS["long-int.json"]])
 def test_random_event_logs_are_read_or_refused_cleanly(
     load_each: Callable, tmp_path_factory: pytest.TempPathFactory, logs: list[str],
@@ -64,7 +64,7 @@ def test_random_event_logs_are_read_or_refused_cleanly(
     assert {o["outcome"] for o in outcomes} <= {"ok", "error"}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(events=st.lists(_JSON, max_size=12))
 def test_replaying_random_events_is_a_game_or_a_rules_error(events: list) -> None:
     try:

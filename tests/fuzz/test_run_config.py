@@ -14,7 +14,8 @@ CASES = {
     "dotted.toml": ("a" + ".a" * 40_000 + " = 1\n", "a dotted key of more than 16 parts"),
     "nested.toml": ("x = " + "[" * 500 + "]" * 500 + "\n", "nested too deeply"),
     "long-int.toml": ("x = " + "9" * 5_000 + "\n", "a number of over 4,300 digits"),
-    "int-65-bits.toml": ("x = 36893488147419103232\n", "x: 36893488147419103232 is past the 64-bit"),
+    "int-65-bits.toml": ("x = 36893488147419103232\n",
+                         "x: 36893488147419103232 is past the 64-bit"),
 }
 
 
