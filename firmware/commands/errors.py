@@ -27,7 +27,9 @@ it does any work.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +83,10 @@ class OneLineGroup(click.Group):
             raise
         except click.UsageError as exc:
             raise one_line(exc) from None
+        except BrokenPipeError:  # `dicetray ... | head`: the reader has all it wanted
+            with contextlib.suppress(OSError, ValueError):  # nothing left to flush at exit
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise SystemExit(1) from None
         except OSError as exc:
             raise click.ClickException(os_message(exc)) from None
         except MemoryError:
