@@ -125,3 +125,19 @@ def test_any_size_is_one_line_before_any_frame_is_taken(size: str) -> None:
     else:
         fits = 64 <= width <= 4608 and 64 <= height <= 4608
     assert ("not both" in lines[0]) == fits, lines[0]
+
+
+@pytest.mark.parametrize(
+    ("source", "needle"),
+    [
+        (b"opencv:vid\xff.avi", "opencv: vid\\xff.avi: the name is not valid UTF-8"),
+        (b"opencv:" + b"v" * 300, "File name too long"),
+        (b"folder:shots\xff", "folder: shots\\xff is not a folder"),
+    ],
+)
+def test_a_source_named_in_odd_bytes_is_one_line(dicetray: Callable, tmp_path: Path,
+                                                 source: bytes, needle: str) -> None:
+    (tmp_path / os.fsdecode(b"vid\xff.avi")).write_bytes(b"\x00" * 64)
+    done = dicetray("calibrate", "--source", source, "--yes", "--out", "c.json")
+    assert done.out == ""
+    done.assert_one_error_line(needle)
