@@ -86,3 +86,28 @@ def test_check_tree_bounds_depth_size_and_integers(data: object, message: str) -
 
 def test_check_tree_lets_the_64_bit_integers_and_a_rule_set_through() -> None:
     check_tree({"a": [2 ** 63 - 1, -(2 ** 63)], "boxes": [{"params": {"faces": [[1, 2]]}}]})
+
+
+_PART = st.one_of(
+    st.sampled_from(["yahtzee", "kniffel", "sharp", "full-cup", "columns", "", "..", "/",
+                     "/dev/zero", "/etc/passwd", "./x.toml", "a\x00b", "ü.toml"]),
+    st.text(max_size=12),
+    st.integers(250, 5000).map(lambda n: "n" * n),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(_PART, min_size=1, max_size=20))
+@example(parts=["a" * 300])
+@example(parts=["yahtzee", "o" * 300])
+@example(parts=["yahtzee"] + ["sharp"] * 17)
+@example(parts=["./" + "d/" * 3000 + "x.toml"])
+def test_any_rule_set_name_loads_or_is_a_rules_error(parts: list[str]) -> None:
+    from dicetray.rules import RulesError, RuleSet, load_ruleset
+
+    try:
+        loaded = load_ruleset("+".join(parts))
+    except RulesError as exc:
+        assert "\n" not in str(exc)  # one line, whatever the name
+        return
+    assert isinstance(loaded, RuleSet)
