@@ -171,7 +171,7 @@ def decode_image(data: bytes, name: str | os.PathLike[str] = "image",
         raise ImageFileError(name, f"not a readable image ({_first_line(exc)})") from None
     if image is None:
         raise ImageFileError(name, f"not a readable image ({len(data)} bytes)")
-    if image.shape[:2] != (height, width):
+    if image.shape[:2] not in ((height, width), (width, height)):  # EXIF may turn a JPEG
         raise ImageFileError(name, f"not a readable image (declares {width}x{height}, "
                                    f"decodes to {image.shape[1]}x{image.shape[0]})")
     return image

@@ -137,3 +137,13 @@ def test_writing_where_no_file_can_be_is_an_image_file_error(tmp_path: Path) -> 
     with pytest.raises(ImageFileError, match="cannot write the file"):
         write_image(blocker / "out.png", _picture())
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+
+
+def test_a_jpeg_turned_by_its_exif_orientation_is_read_turned() -> None:
+    entry = struct.pack("<HHIHH", 0x0112, 3, 1, 6, 0)  # orientation 6: turn 90° clockwise
+    tiff = b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1) + entry + b"\x00" * 4
+    app1 = b"Exif\x00\x00" + tiff
+    plain = _encoded(".jpg", _picture(40, 24))
+    turned = plain[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + plain[2:]
+    assert declared_size(turned) == (40, 24)
+    assert decode_image(turned, "turned.jpg").shape == (40, 24, 3)
