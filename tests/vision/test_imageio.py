@@ -146,6 +146,6 @@ def test_a_jpeg_turned_by_its_exif_orientation_is_read_turned() -> None:
     plain = _encoded(".jpg", _picture(40, 24))
     turned = plain[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + plain[2:]
     assert declared_size(turned) == (40, 24)
-    # turned where OpenCV applies the orientation when decoding from memory (it does in
-    # 4.8 and later), as stored otherwise; read either way, never refused
+    # turned where OpenCV applies the orientation when decoding from memory (5.0 here
+    # does), as stored otherwise; read either way, never refused
     assert decode_image(turned, "turned.jpg").shape in ((40, 24, 3), (24, 40, 3))
