@@ -98,7 +98,7 @@ def read(
 
     out = None if annotate is None else _annotate_out(Path(annotate), len(images) > 1)
     cal = _load_calibration(calibration)
-    failed = 0
+    failed = unwritten = 0
     for raw in images:
         path, name = Path(raw), shown(raw)
         try:
@@ -128,10 +128,14 @@ def read(
             try:
                 write_image(_annotate_path(out[0], path, out[1]), draw(frame, reading))
             except ImageFileError as exc:
-                failed += 1
+                unwritten += 1
                 _error_line(name, f"annotated copy not written: {exc}", as_json)
-    if failed:
-        raise click.ClickException(f"{failed} of {len(images)} image(s) could not be read")
+    problems = [f"{failed} of {len(images)} image(s) could not be read"] if failed else []
+    if unwritten:
+        problems.append(f"{unwritten} annotated cop{'y' if unwritten == 1 else 'ies'} "
+                        "could not be written")
+    if problems:
+        raise click.ClickException("; ".join(problems))
 
 
 read.params.append(data_dir_option("read keeps nothing there; a calibration is given with "

@@ -163,8 +163,9 @@ def test_a_full_disk_is_an_error_line_and_the_batch_goes_on(dicetray, tmp_path: 
     lines = done.out.splitlines()
     assert lines[0] == "a.png: ok 2 3 3 5 6"
     assert lines[1].startswith("a.png: error (annotated copy not written: ")
+    assert lines[2] == "b.png: ok 2 3 3 5 6"
     assert lines[3].startswith("b.png: error (annotated copy not written: ")
-    done.assert_one_error_line("2 of 2")
+    done.assert_one_error_line("2 annotated copies could not be written")
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == []
 
 
