@@ -105,3 +105,32 @@ def test_keep_of_a_number_is_a_rules_error_and_numpy_integers_are_dice() -> None
     assert loads(dumps(game.events)) == list(game.events)
     assert json.loads(dumps(game.events))[1] == {"type": "roll", "dice": [6, 6, 6, 2, 3],
                                                   "player": 0}
+
+
+@pytest.mark.parametrize(
+    ("players", "games", "message"),
+    [
+        (10 ** 100, None, "a table seats 1 to 8 players, not 1000"),
+        (-1, None, "a table seats 1 to 8 players, not -1"),
+        (None, None, "players are a list of names or a count, not None"),
+        ("Ann", None, "players are a list of names or a count, not 'Ann'"),
+        (2.0, None, "not 2.0"),
+        (("A",) * 10 ** 6, None, "a table seats 1 to 8 players, not more"),
+        (2, "x", "games is a whole number, not 'x'"),
+        (2, 2.5, "games is a whole number, not 2.5"),
+        (2, 0, "a match has at least one game, not 0"),
+    ],
+)
+def test_a_table_of_the_wrong_shape_is_a_rules_error(players: object, games: object,
+                                                     message: str) -> None:
+    from dicetray.rules import Match, PlayersError
+
+    with pytest.raises(PlayersError, match=message):
+        Match(load_ruleset("yahtzee"), players, games=games)  # type: ignore[arg-type]
+
+
+def test_numpy_counts_of_players_and_games_are_counts() -> None:
+    from dicetray.rules import Match
+
+    match = Match(load_ruleset("yahtzee"), np.int64(3), games=np.int32(2))
+    assert match.players == ("Player 1", "Player 2", "Player 3") and match.length == 2
