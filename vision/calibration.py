@@ -389,6 +389,13 @@ def _brief(value: object) -> str:
     return text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
 
 
+def _is_finite(value: object) -> bool:
+    """An int (of any size: the caller bounds it) or a finite float, never a bool."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
+
+
 def _is_version(value: object) -> bool:
     return type(value) is int and value == CALIBRATION_VERSION  # `true == 1` is no version
 
@@ -423,10 +430,10 @@ def _polygon(value: Any, name: str, reach: float = _MAX_MAGNITUDE) -> Polygon:
            f"{name} polygon needs at least 3 points")
     points = []
     for p in value:
-        _check(isinstance(p, (tuple, list)) and len(p) == 2 and all(_is_number(v) for v in p),
-               f"{name} polygon point {p!r} is not an (x, y) pair of numbers")
+        _check(isinstance(p, (tuple, list)) and len(p) == 2 and all(_is_finite(v) for v in p),
+               f"{name} polygon point {_brief(p)} is not an (x, y) pair of numbers")
         _check(all(abs(v) <= reach for v in p),
-               f"{name} polygon point {p!r} lies too far outside the image")
+               f"{name} polygon point {_brief(p)} lies too far outside the image")
         points.append((float(p[0]), float(p[1])))
     _check(abs(_area(points)) >= _MIN_POLYGON_AREA,
            f"{name} polygon is degenerate (area {abs(_area(points)):.1f} px²)")

@@ -84,6 +84,10 @@ def test_every_seed_of_the_issue_is_refused_cleanly(load_each: Callable, bomb_pn
     assert [o["outcome"] for o in outcomes] == ["error"] * len(cases), outcomes
     why = {name: o["message"] for name, o in zip(cases, outcomes, strict=True)}
     assert "unsupported version True" in why["version-true"]
+    assert "lies too far outside the image" in why["corners-1e300"]
+    assert "a number of over 4,300 digits" in why["long-int"]
+    assert "die_size 10000000000000000000... (401 characters)" in why["past-float"]
+    assert "nested too deeply" in why["deep"]
     assert "too large (32000x32000 pixels declared" in why["bomb-background"]
     assert "not a complete image" in why["cut-background"]
     assert "not a regular file" in why["fifo"] and "not a regular file" in why["device"]
