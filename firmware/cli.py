@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 from dicetray.firmware.commands.calibrate import calibrate
+from dicetray.firmware.commands.errors import OneLineGroup
 from dicetray.firmware.commands.read import read
 from dicetray.firmware.commands.rules import rules
 from dicetray.firmware.commands.run import run
@@ -17,7 +18,7 @@ from dicetray.firmware.commands.teach import teach
 from dicetray.firmware.paths import ENV_VAR
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--data-dir",
     envvar=ENV_VAR,

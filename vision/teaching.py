@@ -48,6 +48,9 @@ __all__ = ["KIND", "TEACHING_VERSION", "Confirmed", "Teaching", "confirmed"]
 KIND = "dicetray-teaching"
 #: The version written into every teaching file; other versions are refused.
 TEACHING_VERSION = 1
+#: Largest teaching file read: an example is under 200 bytes of JSON, so 16 MB holds some
+#: 80,000 confirmed dice, years of corrections; /dev/zero or a stray video ends at once.
+MAX_FILE_BYTES = 16 * 1024 * 1024
 #: How sharply the nearest prototype wins: the L1 distance between two answers that
 #: makes one e times likelier (answers of one value on one tray lie 0.05-0.3 apart).
 SHARPNESS = 0.15
@@ -154,13 +157,16 @@ class Teaching:
     def load(cls, path: str | os.PathLike[str]) -> Teaching:
         """Read a teaching file; TeachingError naming the file and the reason when it is
         missing, not JSON, foreign, of another version, or damaged."""
+        from dicetray.vision.imageio import read_bytes
+
         path = Path(path)
         try:
-            data = json.loads(path.read_text())
+            data = json.loads(read_bytes(path, MAX_FILE_BYTES).decode())
         except FileNotFoundError:
             raise TeachingError(f"{path}: no such teaching file") from None
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise TeachingError(f"{path}: not a teaching file ({exc})") from None
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+            why = " ".join(str(exc).split())[:200] or type(exc).__name__
+            raise TeachingError(f"{path}: not a teaching file ({why})") from None
         try:
             return cls.from_json(data)
         except TeachingError as exc:
