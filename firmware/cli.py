@@ -11,12 +11,15 @@ import click
 
 from dicetray.firmware.commands.advise import advise
 from dicetray.firmware.commands.calibrate import calibrate
+from dicetray.firmware.commands.errors import OneLineGroup
 from dicetray.firmware.commands.read import read
 from dicetray.firmware.commands.rules import rules
+from dicetray.firmware.commands.run import run
+from dicetray.firmware.commands.teach import teach
 from dicetray.firmware.paths import ENV_VAR
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--data-dir",
     envvar=ENV_VAR,
@@ -35,4 +38,10 @@ def main(ctx: click.Context, data_dir: str | None) -> None:
 main.add_command(rules)
 main.add_command(read)
 main.add_command(calibrate)
+main.add_command(run)
+main.add_command(teach)
 main.add_command(advise)
+
+
+if __name__ == "__main__":  # python -m dicetray.firmware.cli
+    main()

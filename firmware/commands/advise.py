@@ -19,6 +19,7 @@ from typing import Any
 
 import click
 
+from dicetray.firmware.commands.errors import one_line
 from dicetray.firmware.commands.options import data_dir_option
 from dicetray.firmware.paths import data_dir
 from dicetray.rules import RulesError, RuleSet, load_ruleset
@@ -48,9 +49,7 @@ class _Command(click.Command):
         try:
             return super().parse_args(ctx, args)
         except click.UsageError as exc:
-            raise click.ClickException(
-                f"{exc.format_message()} (see dicetray advise --help)"
-            ) from None
+            raise one_line(exc) from None
 
 
 class _Bar:
