@@ -11,6 +11,7 @@ TABLET = {"width": 1024, "height": 768}
 
 def join(page: Page, url: str, name: str, code: str = "4711") -> None:
     page.goto(f"{url}/join")
+    expect(page.locator("body[data-ready=true]")).to_be_visible()
     page.fill("#code", code)
     page.fill("#name", name)
     page.click("#join-form button[type=submit]")

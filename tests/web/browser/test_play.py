@@ -219,6 +219,7 @@ def test_german_phones_get_german_and_the_switch_is_remembered(served, phone):
 def test_a_wrong_code_is_said_and_a_joined_phone_shows_the_qr_code_of_the_join_link(served, phone):
     page = phone()
     page.goto(served.url + "/join")
+    expect(page.locator("body[data-ready=true]")).to_be_visible()
     page.fill("#code", "0000")
     page.click("#join-form button[type=submit]")
     expect(page.locator("#join-error")).to_have_text("That is not the table's code.")
@@ -248,3 +249,37 @@ def test_the_snapshot_shows_the_value_read_over_each_die(served, phone):
     read = [str(d["value"]) for d in served.table.reading["dice"]]
     assert marks.all_text_contents() == read
     expect(ann.locator("#frame figcaption")).to_have_text(re.compile(" ".join(read)))
+
+
+def test_mickey_is_declared_after_the_first_roll(served, phone):
+    ann = phone()
+    join(ann, served.url, "Ann")
+    start_game(ann, served.url, "mickey", ["Ann"])
+    expect(ann.locator("#declare")).to_be_hidden()
+    ann.click("#roll")
+    wait_rolled(ann, 1)
+    ann.click("#declare")
+    choices = ann.locator("#declare-list button")
+    expect(choices).to_have_count(8)
+    choices.filter(has_text="Mickey").click()
+    expect(ann.locator("#dice-hint")).to_have_text("Declared: Mickey")
+    expect(ann.locator("#declare")).to_be_hidden()
+    # the declared box is the only one that takes the roll now
+    expect(ann.locator("#sheet button.option")).to_have_count(1)
+    expect(ann.locator("#sheet tr[data-box=mickey] button.option")).to_have_count(1)
+    expect(ann.locator("#rolls-left")).to_have_text("Rolls left: 1")
+
+
+def test_a_tray_in_trouble_says_why_and_a_kept_die_that_changed_is_flagged(served, phone):
+    ann = phone()
+    join(ann, served.url, "Ann")
+    start_game(ann, served.url, "yacht", ["Ann"])
+    with served.table.lock:
+        served.table.cycle = "error"
+        served.table.why = "the cup did not reach home in 3 s"
+        served.table.flags = ["die 2 was kept as a 5 and now shows 3"]
+        served.table.changed()
+    expect(ann.locator("#cycle")).to_have_text("Error")
+    expect(ann.locator("#why")).to_have_text("the cup did not reach home in 3 s")
+    expect(ann.locator("#flags .flag")).to_contain_text("die 2 was kept as a 5 and now shows 3")
+    expect(ann.locator("#roll")).to_be_disabled()

@@ -39,11 +39,11 @@ async function join(event) {
 }
 
 async function main() {
-  await frame();
+  $("#join-form").addEventListener("submit", join);
   const params = new URLSearchParams(window.location.search);
   $("#code").value = params.get("code") || "";
   $("#name").value = localStorage.getItem(NAME) || "";
-  $("#join-form").addEventListener("submit", join);
+  await frame();
   try {
     const state = await get("/api/state");
     if (state.you && state.you.joined) share(localStorage.getItem(CODE));

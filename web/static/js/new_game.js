@@ -141,6 +141,7 @@ async function start(event) {
 }
 
 async function main() {
+  $("#new-game").addEventListener("submit", start);
   await frame(() => {
     drawRulesets();
     if (chosen) choose(chosen);
@@ -157,7 +158,6 @@ async function main() {
   const names = rememberedNames();
   (names.length ? names : [""]).slice(0, 8).forEach((n) => addPlayer(n));
   $("#add-player").addEventListener("click", () => addPlayer());
-  $("#new-game").addEventListener("submit", start);
   document.body.dataset.ready = "true";
 }
 

@@ -20,6 +20,7 @@ const live = new Live(
   (connection) => {
     $("#live").dataset.state = connection;
     $("#live").title = t(`live.${connection}`);
+    $("#live-text").textContent = connection === "offline" ? t("live.offline") : "";
   },
 );
 live.onYou = (next) => {
@@ -98,6 +99,9 @@ function render() {
   const match = state.game;
   $("#cycle").textContent = t(`cycle.${state.cycle}`);
   $("#cycle").dataset.cycle = state.cycle;
+  const trouble = state.cycle === "error" || (state.cycle === "needs-help" && !state.reading);
+  $("#why").hidden = !(trouble && state.why);
+  $("#why").textContent = state.why || "";
   $("#join-note").hidden = joined();
   $("#no-game").hidden = Boolean(match);
   for (const id of ["#turn", "#sheet-wrap"]) $(id).hidden = !match;
