@@ -18,6 +18,8 @@ function draw() {
     box.replaceChildren(h("p", { class: "hint unavailable", id: "camera-state" }, t(problem || "cal.not_yet")));
     return;
   }
+  $("#cal-actions").hidden = false;
+  $("#cal-camera").hidden = false;
   const [w, hgt] = calibration.image_size || [1280, 960];
   const view = h("div", { class: "snapshot-view" });
   if (calibration.camera) view.append(h("img", { src: calibration.camera, alt: t("cal.view") }));

@@ -18,16 +18,18 @@ async function load(path, key) {
 }
 
 function unavailable(key) {
-  return h("p", { class: "hint unavailable" }, t(missing[key] === 404 ? "history.not_yet" : "error.network"));
+  const text = missing[key] === 404 ? `${key}.not_yet` : "error.network";
+  return h("p", { class: "hint unavailable" }, t(text));
 }
 
 function drawHistory() {
   const games = history && Array.isArray(history.games) ? history.games : null;
   if (!games) {
     $("#games-list").replaceChildren(unavailable("history"));
-    $("#high-scores").replaceChildren();
+    $("#high-panel").hidden = true;
     return;
   }
+  $("#high-panel").hidden = false;
   $("#games-list").replaceChildren(
     games.length === 0
       ? h("p", { class: "hint" }, t("history.none"))

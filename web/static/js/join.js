@@ -15,6 +15,20 @@ function share(code) {
   $("#code-show").textContent = code;
 }
 
+function showJoined(name) {
+  const code = localStorage.getItem(CODE);
+  const note = $("#joined");
+  note.textContent = name ? t("join.joined", { name }) : t("join.joined_nameless");
+  if (!code) note.textContent += ` ${t("join.to_share")}`;
+  note.hidden = false;
+  // the QR code first: this phone is here to let the next one in
+  if (code) {
+    share(code);
+    $("#main").prepend($("#share"));
+    $("#join-form").hidden = true;
+  }
+}
+
 async function join(event) {
   event.preventDefault();
   const code = $("#code").value.trim();
@@ -46,7 +60,7 @@ async function main() {
   await frame();
   try {
     const state = await get("/api/state");
-    if (state.you && state.you.joined) share(localStorage.getItem(CODE));
+    if (state.you && state.you.joined) showJoined(state.you.name);
   } catch {
     // the form still works; the share part waits for a joined session
   }
