@@ -97,6 +97,7 @@ function columnName(id) {
 
 function render() {
   const match = state.game;
+  document.body.dataset.version = state.version;
   $("#cycle").textContent = t(`cycle.${state.cycle}`);
   $("#cycle").dataset.cycle = state.cycle;
   const trouble = state.cycle === "error" || (state.cycle === "needs-help" && !state.reading);
