@@ -12,6 +12,7 @@ import click
 from dicetray.firmware.commands.calibrate import calibrate
 from dicetray.firmware.commands.read import read
 from dicetray.firmware.commands.rules import rules
+from dicetray.firmware.commands.run import run
 from dicetray.firmware.paths import ENV_VAR
 
 
@@ -34,3 +35,8 @@ def main(ctx: click.Context, data_dir: str | None) -> None:
 main.add_command(rules)
 main.add_command(read)
 main.add_command(calibrate)
+main.add_command(run)
+
+
+if __name__ == "__main__":  # python -m dicetray.firmware.cli
+    main()

@@ -1,0 +1,619 @@
+"""The table service: the one object the phones' API talks to.
+
+It holds the current match, the roll cycle's state and the last reading; it carries out
+the players' commands (new game, roll, keep, declare, score, undo, correct, join) one at a
+time under one lock; it keeps every event in the :class:`~dicetray.firmware.store.Store`
+before answering; and it tells listeners of every change (:meth:`Table.wait`), each
+change numbered by :attr:`Table.version`. A command decided on an older version is
+refused with :class:`~dicetray.firmware.errors.StaleVersion`, so two phones tapping at
+once never apply the same entry twice.
+
+The roll cycle (:mod:`dicetray.firmware.cycle`) is driven here by a thin loop: tumble the
+cup, watch frames until the tray is still, read the last one with the tray light on,
+apply or ask. The loop runs on the ``run`` callable (a thread by default; tests pass one
+that runs it at once).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hmac
+import math
+import random
+import re
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from dicetray.firmware.config import TrayConfig
+from dicetray.firmware.cycle import (
+    Action,
+    CameraLost,
+    Cycle,
+    CycleEvent,
+    Phase,
+    ReadAgain,
+    ReadDone,
+    Resolved,
+    RollAsked,
+    Settled,
+    SettleTimedOut,
+    Stalled,
+    Tumbled,
+    step,
+)
+from dicetray.firmware.errors import (
+    AgainstRules,
+    BadRequest,
+    Busy,
+    CupStalled,
+    StaleVersion,
+    TrayError,
+    WrongCode,
+)
+from dicetray.firmware.ledge import Seen, throw_from
+from dicetray.rules import (
+    Declared,
+    Event,
+    Kept,
+    Match,
+    NextGame,
+    Rolled,
+    RulesError,
+    Scored,
+    Started,
+    Undone,
+    load_ruleset,
+)
+
+__all__ = ["Reader", "Table", "fairness", "start_thread"]
+
+#: A rule set a phone may ask for: a built-in id with house-rule options (never a path).
+RULESET_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}(\+[a-z0-9][a-z0-9-]{0,63}){0,8}")
+#: A player's name: what fits on a scorecard column.
+NAME = re.compile(r"[^\x00-\x1f\x7f]{1,24}")
+
+
+class Reader(Protocol):
+    """Reads the dice in a frame (:func:`dicetray.vision.read`)."""
+
+    def __call__(self, frame: Any, calibration: Any = None, dice: int | None = None) -> Any: ...
+
+
+class StoreLike(Protocol):
+    """What the table needs of the event store."""
+
+    def start_game(self, started: Started, *, version: int) -> int: ...
+    def append(self, game_id: int, event: Event, *, version: int) -> int: ...
+    def events(self, game_id: int) -> list[Event]: ...
+    def current_game(self) -> int | None: ...
+    def finish_game(self, game_id: int, *, totals: Sequence[int],
+                    winners: Sequence[int]) -> None: ...
+    def last_version(self) -> int: ...
+    def add_reading(self, reading: Any, *, frame: bytes | None, game_id: int | None,
+                    suffix: str = ".jpg") -> int: ...
+    def add_correction(self, reading_id: int, *, reader: Sequence[int],
+                       players: Sequence[int]) -> int: ...
+
+
+def start_thread(job: Callable[[], None]) -> None:
+    """Run ``job`` on a daemon thread (the roll cycle's default runner)."""
+    threading.Thread(target=job, name="roll-cycle", daemon=True).start()
+
+
+class Table:
+    """The table: a match, the roll cycle and the readings, behind one lock."""
+
+    def __init__(
+        self,
+        *,
+        store: StoreLike,
+        code: str,
+        rig: Any = None,
+        reader: Reader | None = None,
+        calibration: Any = None,
+        config: TrayConfig | None = None,
+        run: Callable[[Callable[[], None]], None] = start_thread,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.store = store
+        self.code = code
+        self.rig = rig
+        self.reader = reader
+        self.calibration = calibration
+        self.config = config or TrayConfig()
+        self.rng = rng or random.Random()
+        self._run = run
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self.version = store.last_version() + 1
+        self.cycle = Cycle()
+        self.match: Match | None = None
+        self.game_id: int | None = None
+        self.reading: dict[str, Any] | None = None
+        self.reading_id: int | None = None
+        self.flags: tuple[str, ...] = ()
+        self._frame: Any = None
+        self._restore()
+        problem = getattr(rig, "camera_problem", None) if rig is not None else None
+        if rig is None or getattr(rig, "camera", None) is None:
+            self.cycle = Cycle(why=problem or "no camera: enter the dice by hand", manual=True)
+        self._show()
+
+    # -- what the phones see -----------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data (``GET /api/state``)."""
+        with self._lock:
+            match = self.match
+            return {
+                "version": self.version,
+                "cycle": str(self.cycle.phase),
+                "why": self.cycle.why,
+                "manual": self.cycle.manual,
+                "simulated": bool(getattr(self.rig, "simulated", False)),
+                "game": _game_state(match),
+                "reading": self.reading,
+                "flags": list(self.flags),
+            }
+
+    def wait(self, after: int, timeout: float) -> dict[str, Any] | None:
+        """The state once its version is past ``after``, or None after ``timeout`` seconds."""
+        with self._changed:
+            if self._changed.wait_for(lambda: self.version > after, timeout):
+                return self.state()
+        return None
+
+    def rulesets(self) -> list[dict[str, Any]]:
+        """The built-in rule sets and house-rule options a new game can choose from."""
+        from dicetray.rules import list_options, list_rulesets
+        from dicetray.rules.loader import option_info
+
+        options = []
+        for option in list_options():
+            info = option_info(option)
+            options.append({"id": option, "names": dict(info.names),
+                            "description": info.description})
+        sets = []
+        for ruleset_id in list_rulesets():
+            rules = load_ruleset(ruleset_id)
+            sets.append({
+                "id": ruleset_id, "names": dict(rules.names), "description": rules.description,
+                "players": list(rules.players), "dice": rules.dice,
+                "games_per_match": rules.games_per_match,
+            })
+        return {"rulesets": sets, "options": options}
+
+    def history(self) -> dict[str, Any]:
+        """Past games and the high scores per rule set."""
+        games = [_plain(g) for g in self.store.games()]
+        best = [_plain(h) for h in self.store.high_scores()]
+        return {"games": games, "high_scores": best}
+
+    def stats(self) -> dict[str, Any]:
+        """How often each face came up over every reading, and whether the dice look fair."""
+        counts = self.store.face_counts()
+        return {"faces": {str(face): counts.get(face, 0) for face in range(1, 7)},
+                **fairness([counts.get(face, 0) for face in range(1, 7)])}
+
+    def frame(self, reading_id: int) -> Any:
+        """The stored frame file of a reading (a path), or None."""
+        getter = getattr(self.store, "reading", None)
+        if getter is None:
+            return None
+        try:
+            return getter(reading_id).frame_path
+        except (TrayError, KeyError, LookupError):
+            return None
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def join(self, code: str, name: str) -> str:
+        """Check the table's join code; the name the phone will go by."""
+        if not isinstance(code, str) or not hmac.compare_digest(code.encode(), self.code.encode()):
+            raise WrongCode("that is not this table's join code")
+        return _name(name)
+
+    def new_game(self, version: int, ruleset: str, players: Sequence[str],
+                 games: int | None = None) -> dict[str, Any]:
+        """Start a game (a match of ``games`` games) of ``ruleset`` for ``players``."""
+        if not isinstance(ruleset, str) or not RULESET_NAME.fullmatch(ruleset):
+            raise BadRequest("ruleset is a built-in rule set id, optionally with +options")
+        if not isinstance(players, list | tuple) or not players:
+            raise BadRequest("players is a list of 1 to 8 names")
+        names = tuple(_name(p) for p in players)
+        if len(names) > 8:
+            raise BadRequest("at most 8 players sit at one table")
+        if games is not None and (isinstance(games, bool) or not isinstance(games, int)
+                                  or not 1 <= games <= 20):
+            raise BadRequest("games is a whole number from 1 to 20")
+        with self._lock:
+            self._check(version, idle=True)
+            with _rules():
+                rules = load_ruleset(ruleset)
+                match = Match(rules, names, games)
+            started = match.events[0]
+            self.game_id = self.store.start_game(started, version=self.version + 1)
+            self.match = match
+            self.reading, self.reading_id, self.flags = None, None, ()
+            sim = getattr(self.rig, "sim", None)
+            if sim is not None:
+                sim.use(rules.dice)
+            self.cycle = Cycle(why=self.cycle.why if self.cycle.manual else "",
+                               manual=self.cycle.manual)
+            return self._bump()
+
+    def roll(self, version: int) -> dict[str, Any]:
+        """Start the roll cycle (the same as the button). Returns at once; the cycle runs."""
+        with self._lock:
+            self._check(version, idle=False)
+            self._check_can_roll()
+            self._first_of_turn()
+            self._feed(RollAsked())
+            return self.state()
+
+    def press(self) -> None:
+        """The roll button: roll when a roll is possible, else nothing (a press is cheap)."""
+        with self._lock:
+            try:
+                self._check_can_roll()
+            except TrayError:
+                return
+            if self.cycle.busy:
+                return
+            self._first_of_turn()
+            self._feed(RollAsked())
+
+    def hold(self) -> None:
+        """The roll button held long: read the tray again without tumbling (after a player
+        straightened a cocked die by hand)."""
+        with self._lock:
+            if self.cycle.phase is Phase.NEEDS_HELP and not self.cycle.manual:
+                self._feed(ReadAgain())
+
+    def keep(self, version: int, positions: Sequence[int]) -> dict[str, Any]:
+        """Put the dice at ``positions`` on the ledge (the rest back in the cup)."""
+        held = _positions(positions)
+        with self._lock:
+            self._check(version, idle=True)
+            game = self._game()
+            before = set(game.turn.held) if game.turn.rolled else set()
+            self._act(Kept(held))
+            sim = getattr(self.rig, "sim", None)
+            if sim is not None and self._spots:
+                spots = list(self._spots)
+                for position in sorted(set(held) ^ before):
+                    x, y = self._spots[position]
+                    move = sim.keep if position in held else sim.release
+                    spots[position] = sim.spot(move(x, y))
+                self._spots = tuple(spots)
+            return self._bump()
+
+    def declare(self, version: int, box: str, column: str | None = None) -> dict[str, Any]:
+        """Declare the box aimed at (Mickey, an announce column)."""
+        _text(box, "box")
+        if column is not None:
+            _text(column, "column")
+        with self._lock:
+            self._check(version, idle=True)
+            self._game()
+            self._act(Declared(box, column))
+            return self._bump()
+
+    def score(self, version: int, box: str | None, column: str | None = None) -> dict[str, Any]:
+        """Write the turn's dice into ``box``; answered once the entry is on disk."""
+        if box is not None:
+            _text(box, "box")
+        if column is not None:
+            _text(column, "column")
+        with self._lock:
+            self._check(version, idle=True)
+            game = self._game()
+            self._act(Scored(box, column))
+            self.reading, self.reading_id, self.flags = None, None, ()
+            self._spots = ()
+            if game.finished and self.game_id is not None:
+                self.store.finish_game(self.game_id, totals=game.totals(), winners=game.winners())
+            return self._bump()
+
+    def next_game(self, version: int) -> dict[str, Any]:
+        """Start the match's next game once the current one is over."""
+        with self._lock:
+            self._check(version, idle=True)
+            self._game(open_only=False)
+            self._act(NextGame())
+            return self._bump()
+
+    def undo(self, version: int) -> dict[str, Any]:
+        """Take back the last entry or action of the game."""
+        with self._lock:
+            self._check(version, idle=True)
+            self._game(open_only=False)
+            self._act(Undone())
+            self.reading, self.reading_id, self.flags = None, None, ()
+            return self._bump()
+
+    def correct(self, version: int, dice: Sequence[int]) -> dict[str, Any]:
+        """The players' values for an unsure reading, or the dice typed by hand.
+
+        ``dice`` are the thrown dice in position order, or all the dice.
+        """
+        if not isinstance(dice, list | tuple) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in dice):
+            raise BadRequest("dice is a list of whole numbers")
+        with self._lock:
+            self._check(version, idle=False)
+            if self.cycle.phase is not Phase.NEEDS_HELP:
+                raise Busy(f"nothing to correct: the tray is {self.cycle.phase}")
+            self._game()
+            self._act(Rolled(tuple(dice)))
+            if self.reading_id is not None and self.reading is not None:
+                self.store.add_correction(
+                    self.reading_id, reader=[d["value"] for d in self.reading["dice"]],
+                    players=list(dice))
+            self._feed(Resolved())
+            return self.state()
+
+    # -- the roll cycle's loop -------------------------------------------------------------
+
+    def _feed(self, event: CycleEvent) -> None:
+        """Step the cycle (under the lock); hand slow actions to the runner."""
+        self.cycle, actions = step(self.cycle, event, self.config.cycle)
+        self._bump()
+        for action in actions:
+            if action is Action.APPLY:
+                self._apply_reading()
+            elif action is Action.ASK:
+                pass  # the state says needs-help; the phones ask
+            else:
+                self._run(lambda action=action: self._carry_out(action))
+
+    def _carry_out(self, action: Action) -> None:
+        """Do one slow action outside the lock, then feed back what happened."""
+        try:
+            event = self._slow(action)
+        except Exception as exc:  # the cycle must never die silently: say what broke
+            why = " ".join(f"{type(exc).__name__}: {exc}".split())
+            event = {Action.TUMBLE: Stalled(why), Action.WATCH: CameraLost(why)}.get(
+                action, ReadDone("unsure", f"ambiguous: the reading failed ({why})"))
+        with self._lock:
+            self._feed(event)
+
+    def _slow(self, action: Action) -> CycleEvent:
+        rig = self.rig
+        if action is Action.TUMBLE:
+            if getattr(rig, "cup", None) is None:  # no cup: the players throw by hand
+                return Tumbled()
+            try:
+                rig.cup.tumble()
+            except CupStalled as exc:
+                return Stalled(str(exc))
+            return Tumbled()
+        if action is Action.WATCH:
+            return self._watch()
+        return self._read()
+
+    def _watch(self) -> CycleEvent:
+        from dicetray.vision.errors import CameraError
+        from dicetray.vision.settle import SettleDetector
+
+        rig, timing = self.rig, self.config.cycle
+        clock = rig.clock
+        detector = SettleDetector(self.calibration, still_s=timing.still_s, clock=clock.now)
+        start = clock.now()
+        try:
+            # the camera paces the loop: a capture waits for the next frame
+            while clock.now() - start < timing.settle_timeout_s:
+                frame = rig.capture()
+                if detector.update(frame):
+                    self._frame = frame
+                    return Settled()
+        except CameraError as exc:
+            return CameraLost(str(exc))
+        return SettleTimedOut(f"the tray did not come to rest within "
+                              f"{timing.settle_timeout_s:g} s")
+
+    def _read(self) -> CycleEvent:
+        frame = self._frame
+        with self._lock:
+            dice = self.match.ruleset.dice if self.match is not None else None
+        reading = self._reader()(frame, self.calibration, dice=dice)
+        data = reading.to_json()
+        data.pop("image", None)
+        reading_id = self.store.add_reading(data, frame=self._encode(frame),
+                                            game_id=self.game_id)
+        data["id"] = reading_id
+        data["frame"] = f"/api/frames/{reading_id}.jpg"
+        with self._lock:
+            self.reading, self.reading_id = data, reading_id
+        return ReadDone(reading.status, reading.reason)
+
+    def _reader(self) -> Reader:
+        if self.reader is None:
+            from dicetray.vision import read
+
+            self.reader = read
+        return self.reader
+
+    def _encode(self, frame: Any) -> bytes | None:
+        import cv2
+
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY,
+                                                self.config.camera.jpeg_quality])
+        return data.tobytes() if ok else None
+
+    def _apply_reading(self) -> None:
+        """A sure reading: its dice become the game's roll (holds from the ledge)."""
+        game = self._game()
+        seen = [Seen(d["value"], d.get("zone", "unknown"), d["x"], d["y"])
+                for d in (self.reading or {}).get("dice", [])]
+        throw = throw_from(game.turn, seen)
+        self.flags = throw.flags
+        try:
+            if game.turn.rolled and throw.held != game.turn.held:
+                self._act(Kept(throw.held))
+            self._act(Rolled(throw.thrown))
+            self._spots = throw.spots
+        except AgainstRules as exc:  # the dice do not fit the turn: the players decide
+            self.cycle = Cycle(Phase.NEEDS_HELP, self.cycle.tumbles, str(exc), self.cycle.manual)
+
+    # -- internals -------------------------------------------------------------------------------
+
+    _spots: tuple[tuple[float, float], ...] = ()
+
+    def _restore(self) -> None:
+        """Rebuild the current match from its stored events (after a restart)."""
+        game_id = self.store.current_game()
+        if game_id is None:
+            return
+        with _rules():
+            self.match = Match.from_events(self.store.events(game_id))
+        self.game_id = game_id
+
+    def _act(self, event: Event) -> None:
+        """Apply one game event, then commit it; a failed commit puts the match back."""
+        match = self.match
+        assert match is not None and self.game_id is not None
+        with _rules():
+            match.apply(event)
+        try:
+            self.store.append(self.game_id, event, version=self.version + 1)
+        except BaseException:
+            self.match = Match.from_events(self.store.events(self.game_id))
+            raise
+
+    def _bump(self) -> dict[str, Any]:
+        self.version += 1
+        self._show()
+        self._changed.notify_all()
+        return self.state()
+
+    def _show(self) -> None:
+        """The status light and the button follow the cycle."""
+        rig = self.rig
+        if rig is None:
+            return
+        light = getattr(rig, "status", None)
+        if light is not None:
+            light.show(_STATUS.get(self.cycle.phase, "idle"))
+        button = getattr(rig, "button", None)
+        if button is not None:
+            button.busy = self.cycle.busy
+
+    def _check(self, version: Any, *, idle: bool) -> None:
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise BadRequest("version is the whole number of the state the command was made on")
+        if version != self.version:
+            raise StaleVersion(f"the table has changed (version {self.version}, not {version}): "
+                               "look again and retry")
+        if self.cycle.busy:
+            raise Busy(f"the tray is {self.cycle.phase}: wait until it rests")
+        if idle and self.cycle.phase is Phase.NEEDS_HELP:
+            raise Busy("the last roll needs checking first: confirm or correct the dice")
+
+    def _check_can_roll(self) -> None:
+        game = self._game()
+        turn = game.turn
+        throw = turn.to_throw
+        with _rules():
+            turn.roll((1,) * max(1, len(throw)))  # the rules say whether a roll may be made
+
+    def _first_of_turn(self) -> None:
+        game = self._game()
+        sim = getattr(self.rig, "sim", None)
+        if sim is not None and not game.turn.rolled:
+            sim.release_all()  # a new turn starts with every die in the cup
+
+    def _game(self, *, open_only: bool = True) -> Any:
+        if self.match is None:
+            raise AgainstRules("no game yet: start one")
+        game = self.match.game
+        if open_only and game.finished:
+            raise AgainstRules("the game is over: start a new one")
+        return game
+
+
+_STATUS = {
+    Phase.IDLE: "idle",
+    Phase.TUMBLING: "rolling",
+    Phase.SETTLING: "rolling",
+    Phase.READING: "reading",
+    Phase.NEEDS_HELP: "needs-help",
+    Phase.ERROR: "error",
+}
+
+
+class _rules:  # noqa: N801 (used as a context manager, like contextlib's)
+    """Turn a rules error into the table's 422."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, error: BaseException | None, trace: Any) -> bool:
+        if isinstance(error, RulesError):
+            raise AgainstRules(" ".join(str(error).split())) from error
+        return False
+
+
+def fairness(counts: Sequence[int]) -> dict[str, Any]:
+    """Pearson's chi-square test that six faces are equally likely.
+
+    The p-value of the statistic under 5 degrees of freedom has a closed form (odd degrees:
+    the complementary error function plus a finite series).
+
+    >>> result = fairness([10, 10, 10, 10, 10, 10])
+    >>> result["chi_square"], result["p_value"]
+    (0.0, 1.0)
+    >>> fairness([30, 10, 10, 10, 10, 10])["p_value"]  # scipy's chi2.sf(25, 5): 0.000139
+    0.000139
+    """
+    total = sum(counts)
+    if total == 0:
+        return {"rolls": 0, "chi_square": None, "p_value": None}
+    expected = total / len(counts)
+    chi = sum((c - expected) ** 2 / expected for c in counts)
+    half = chi / 2
+    p = math.erfc(math.sqrt(half)) + math.sqrt(2 * chi / math.pi) * math.exp(-half) * (
+        1 + chi / 3)
+    return {"rolls": total, "chi_square": round(chi, 4), "p_value": round(min(1.0, p), 6)}
+
+
+def _plain(value: Any) -> Any:
+    """A stored record (a dataclass) as JSON-ready data."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {k: _plain(v) for k, v in dataclasses.asdict(value).items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, int | float | str | bool) or value is None:
+        return value
+    return str(value)
+
+
+def _game_state(match: Match | None) -> dict[str, Any] | None:
+    if match is None:
+        return None
+    state = match.game.to_dict()
+    state["match"] = {key: value for key, value in match.to_dict().items() if key != "game"}
+    state["can_undo"] = match.game.can_undo or match.number > 1
+    return state
+
+
+def _name(name: Any) -> str:
+    if not isinstance(name, str) or not NAME.fullmatch(name.strip()):
+        raise BadRequest("a name is 1 to 24 printable characters")
+    return name.strip()
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not 0 < len(value) <= 64:
+        raise BadRequest(f"{what} is a short text")
+    return value
+
+
+def _positions(positions: Any) -> tuple[int, ...]:
+    if not isinstance(positions, list | tuple) or len(positions) > 16 or not all(
+            isinstance(p, int) and not isinstance(p, bool) for p in positions):
+        raise BadRequest("dice is a list of die positions (whole numbers)")
+    return tuple(positions)

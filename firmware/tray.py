@@ -1,0 +1,103 @@
+"""The tray put together: config, devices, camera, calibration, store and table.
+
+:func:`open_tray` is the one place the parts meet (``dicetray run`` and the end-to-end
+tests call it); everything it builds is closed again by :meth:`Tray.close`, the motor
+first.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dicetray.firmware.config import TrayConfig, load_config
+from dicetray.firmware.rig import Rig, build_rig
+from dicetray.firmware.secret import join_code
+from dicetray.firmware.store import Store
+from dicetray.firmware.table import Reader, Table, start_thread
+
+__all__ = ["CALIBRATION_FILE", "Tray", "open_tray"]
+
+CALIBRATION_FILE = "calibration.json"
+
+
+@dataclass
+class Tray:
+    """A running tray: its devices, its table and its store."""
+
+    rig: Rig
+    store: Store
+    table: Table
+    config: TrayConfig
+    data_dir: Path
+
+    def close(self) -> None:
+        """Stop the motor, then let every device, the camera and the database go."""
+        try:
+            self.rig.close()
+        finally:
+            self.store.close()
+
+
+def open_tray(
+    data_dir: str | os.PathLike[str],
+    *,
+    config: TrayConfig | None = None,
+    config_file: str | os.PathLike[str] | None = None,
+    simulate: bool = False,
+    fast: bool = False,
+    seed: int | None = None,
+    code: str | None = None,
+    reader: Reader | None = None,
+    calibration: Any = None,
+    run: Any = start_thread,
+) -> Tray:
+    """Build the tray: a :class:`~dicetray.firmware.errors.TrayError` (or a vision error) if
+    a part cannot be had, with everything opened so far closed again. A ``calibration``
+    given is used as it is (else the data directory's, or the simulated tray's own)."""
+    folder = Path(data_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    config = config or load_config(config_file)
+    seed = random.randrange(2**31) if seed is None else seed
+    holder: dict[str, Table] = {}
+    rig = build_rig(config, simulate=simulate, fast=fast, seed=seed,
+                    on_press=lambda: _tell(holder, "press"),
+                    on_hold=lambda: _tell(holder, "hold"))
+    store = None
+    try:
+        if calibration is None:
+            calibration = _calibration(rig, folder)
+        store = Store(folder)
+        table = Table(store=store, code=code or join_code(), rig=rig, reader=reader,
+                      calibration=calibration, config=config, run=run,
+                      rng=random.Random(seed))
+    except BaseException:
+        rig.close()
+        if store is not None:
+            store.close()
+        raise
+    holder["table"] = table
+    return Tray(rig, store, table, config, folder)
+
+
+def _tell(holder: dict[str, Table], what: str) -> None:
+    table = holder.get("table")
+    if table is not None:
+        getattr(table, what)()
+
+
+def _calibration(rig: Rig, folder: Path) -> Any:
+    """The camera's calibration: the simulated tray calibrates itself at every start (its
+    scene comes from the seed); a real one uses the data directory's, if there is one."""
+    from dicetray.vision.calibration import Calibration, calibrate_source
+
+    if rig.camera is None:
+        return None
+    if rig.simulated:
+        calibration, _ = calibrate_source(rig.camera, dice=5)
+        return calibration
+    path = folder / CALIBRATION_FILE
+    return Calibration.load(path) if path.exists() else None

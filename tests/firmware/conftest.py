@@ -1,0 +1,25 @@
+"""Fixtures for the device tests: a fresh mock pin factory per test (never gpiozero's global
+one), reset afterwards, and a manual clock so nothing waits for real."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from dicetray.firmware.clock import ManualClock
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    """Mock pins that take PWM, fresh for each test; every pin is released afterwards."""
+    pins = MockFactory(pin_class=MockPWMPin)
+    yield pins
+    pins.reset()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    """A clock that moves only when slept on."""
+    return ManualClock()

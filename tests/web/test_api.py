@@ -1,0 +1,162 @@
+"""The JSON API over a simulated tray: who may act, every error as one JSON line, the
+contract's shapes, and two phones acting on the same state."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dicetray.web.app import create_app
+
+
+@pytest.fixture
+def tray(sim_tray):
+    return sim_tray(seed=5, code="JOINME")
+
+
+@pytest.fixture
+def app(tray):
+    return create_app(tray.table, secret_key=b"s" * 32)
+
+
+def joined(app, name="Ann"):
+    client = app.test_client()
+    answer = client.post("/api/join", json={"code": "JOINME", "name": name})
+    assert answer.status_code == 200, answer.get_json()
+    return client
+
+
+def version(client):
+    return client.get("/api/state").get_json()["version"]
+
+
+def test_the_state_is_open_to_everyone_in_the_contracts_shape(app):
+    state = app.test_client().get("/api/state").get_json()
+    assert {"version", "cycle", "game", "reading"} <= set(state)
+    assert state["cycle"] == "idle" and state["game"] is None and state["reading"] is None
+    assert state["you"] == {"joined": False, "name": None}
+
+
+def test_acting_needs_the_join_code(app):
+    client = app.test_client()
+    assert client.post("/api/roll", json={"version": version(client)}).status_code == 401
+    wrong = client.post("/api/join", json={"code": "NOPE", "name": "Eve"})
+    assert wrong.status_code == 403 and "code" in wrong.get_json()["error"]
+    assert client.post("/api/roll", json={"version": version(client)}).status_code == 401
+
+
+def test_a_whole_turn_through_the_api(app, tray):
+    phone = joined(app)
+    answer = phone.post("/api/games", json={"version": version(phone), "ruleset": "yahtzee",
+                                            "players": ["Ann", "Bo"]})
+    assert answer.status_code == 200
+    game = answer.get_json()["game"]
+    assert game["players"] == ["Ann", "Bo"] and game["current"] == 0
+    rolled = phone.post("/api/roll", json={"version": version(phone)})
+    assert rolled.status_code == 202
+    state = phone.get("/api/state").get_json()
+    assert state["cycle"] == "idle" and state["reading"]["status"] == "ok"
+    for die in state["reading"]["dice"]:
+        assert {"value", "x", "y", "confidence", "zone"} <= set(die)
+    frame = phone.get(state["reading"]["frame"])
+    assert frame.status_code == 200 and frame.data[:2] == b"\xff\xd8"
+    scored = phone.post("/api/score", json={"version": state["version"], "box": "chance"})
+    assert scored.status_code == 200
+    after = scored.get_json()["game"]
+    assert after["current"] == 1 and after["sheets"][0]["total"] == sum(
+        state["game"]["turn"]["dice"])
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status"),
+    [
+        ("/api/roll", {}, 400),  # no version
+        ("/api/roll", {"version": "7"}, 400),
+        ("/api/roll", {"version": True}, 400),
+        ("/api/keep", {"version": 0, "dice": "01"}, 400),
+        ("/api/games", {"version": 0, "ruleset": "yahtzee", "players": "Ann"}, 400),
+        ("/api/games", {"version": 0, "ruleset": "/etc/passwd", "players": ["A"]}, 400),
+        ("/api/games", {"version": 0, "ruleset": "no-such-game", "players": ["A"]}, 422),
+        ("/api/score", {"version": 0, "box": "chance"}, 422),  # no game yet
+        ("/api/correct", {"version": 0, "dice": [1, "x"]}, 400),
+        ("/api/roll", [1, 2], 400),
+    ],
+)
+def test_bad_commands_get_a_4xx_with_one_json_line(app, path, body, status):
+    phone = joined(app)
+    if isinstance(body, dict) and body.get("version") == 0:
+        body = dict(body, version=version(phone))
+    answer = phone.post(path, json=body)
+    assert answer.status_code == status, answer.get_json()
+    error = answer.get_json()["error"]
+    assert error and "\n" not in error
+
+
+def test_a_stale_version_is_409_and_the_phone_can_catch_up(app):
+    phone = joined(app)
+    old = version(phone)
+    phone.post("/api/games", json={"version": old, "ruleset": "yatzy", "players": ["Ann"]})
+    again = phone.post("/api/games", json={"version": old, "ruleset": "yatzy",
+                                           "players": ["Ann"]})
+    assert again.status_code == 409 and "version" in again.get_json()["error"]
+
+
+def test_cross_site_and_non_json_requests_are_refused(app):
+    phone = joined(app)
+    body = json.dumps({"version": version(phone)})
+    cross = phone.post("/api/roll", data=body, content_type="application/json",
+                       headers={"Origin": "http://evil.example"})
+    assert cross.status_code == 403
+    fetched = phone.post("/api/roll", data=body, content_type="application/json",
+                         headers={"Sec-Fetch-Site": "cross-site"})
+    assert fetched.status_code == 403
+    form = phone.post("/api/roll", data={"version": "1"})
+    assert form.status_code == 400
+
+
+def test_unknown_paths_and_large_bodies_answer_json(app):
+    phone = joined(app)
+    missing = phone.get("/api/nothing-here")
+    assert missing.status_code == 404 and missing.get_json()["error"]
+    huge = phone.post("/api/games", data=json.dumps({"version": 1, "x": "a" * 40_000}),
+                      content_type="application/json")
+    assert huge.status_code == 413 and huge.get_json()["error"]
+    assert phone.get("/api/frames/99999.jpg").status_code == 404
+
+
+def test_the_session_cookie_is_http_only_and_same_site(app):
+    answer = app.test_client().post("/api/join", json={"code": "JOINME", "name": "Ann"})
+    cookie = answer.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+
+
+def test_rulesets_history_and_stats(app):
+    phone = joined(app)
+    sets = phone.get("/api/rulesets").get_json()
+    assert {"yahtzee", "kniffel", "yatzy", "yacht", "mickey"} <= {s["id"] for s in
+                                                                 sets["rulesets"]}
+    assert all(s["description"] for s in sets["rulesets"])
+    phone.post("/api/games", json={"version": version(phone), "ruleset": "yahtzee",
+                                   "players": ["Ann"]})
+    phone.post("/api/roll", json={"version": version(phone)})
+    stats = phone.get("/api/stats").get_json()
+    assert sum(stats["faces"].values()) == 5 and stats["rolls"] == 5
+    history = phone.get("/api/history").get_json()
+    assert history["games"][0]["ruleset"] == "yahtzee"
+
+
+def test_the_live_stream_sends_the_state_then_each_change(app, tray):
+    phone = joined(app)
+    stream = phone.get("/api/events?version=-1", buffered=False)
+    assert stream.mimetype == "text/event-stream"
+    chunks = iter(stream.response)
+    first = next(chunks).decode()
+    assert first.startswith("id: ") and "event: state" in first
+    seen = int(first.split("\n", 1)[0][4:])
+    phone.post("/api/games", json={"version": seen, "ruleset": "yahtzee", "players": ["Ann"]})
+    second = next(chunks).decode()
+    assert int(second.split("\n", 1)[0][4:]) > seen
+    data = json.loads(second.split("data: ", 1)[1])
+    assert data["game"]["ruleset"] == "yahtzee"
+    stream.close()

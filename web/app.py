@@ -1,0 +1,68 @@
+"""The Flask app factory: the JSON API (and the pages) over one table service.
+
+The app keeps no state of its own: the table service is handed in and lives in
+``app.extensions["table"]``; the session cookie says which phone has joined.
+
+>>> from dicetray.web.app import create_app
+>>> class Quiet:
+...     version = 1
+...     def state(self):
+...         return {"version": 1, "cycle": "idle", "game": None, "reading": None}
+>>> app = create_app(Quiet(), secret_key=b"k" * 32)
+>>> app.test_client().get("/api/state").get_json()["cycle"]
+'idle'
+>>> app.test_client().post("/api/roll", json={"version": 1}).status_code  # not joined
+401
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from dicetray.firmware.service import TableService
+from dicetray.web.api import api, register_errors
+
+__all__ = ["WebSettings", "create_app"]
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """The web layer's tunable numbers."""
+
+    #: Largest request body: the biggest command (a new game of 8 players with 24-character
+    #: names) is under 1 KB; 16 KB leaves room and refuses floods early (413).
+    max_body: int = 16 * 1024
+    #: Seconds between heartbeats on the live stream: short enough that a phone notices a
+    #: dead connection within a minute, long enough to cost nothing on the Pi.
+    heartbeat_s: float = 15.0
+
+
+def create_app(table: TableService, *, secret_key: bytes,
+               settings: WebSettings | None = None, **config: Any) -> Flask:
+    """The web app for ``table``; ``secret_key`` signs the session cookies."""
+    if len(secret_key) < 16:
+        raise ValueError("the secret key must have at least 16 bytes")
+    settings = settings or WebSettings()
+    here = Path(__file__).resolve().parent
+    # paths given: Flask cannot find a package mapped by package-dir by itself
+    app = Flask("dicetray.web", root_path=str(here), instance_path=str(here / "instance"))
+    app.config.update(
+        SECRET_KEY=secret_key,
+        MAX_CONTENT_LENGTH=settings.max_body,
+        SESSION_COOKIE_NAME="dicetray",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
+        JSON_SORT_KEYS=False,
+    )
+    app.config.update(config)
+    app.json.sort_keys = False
+    app.extensions["table"] = table
+    app.extensions["web_settings"] = settings
+    app.register_blueprint(api)
+    register_errors(app)
+    return app
