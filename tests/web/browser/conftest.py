@@ -1,12 +1,46 @@
-"""Headless Chromium (Debian's) driven by Playwright, and phones made of browser contexts."""
+"""A simulated tray served by waitress, and phones made of headless Chromium contexts.
+
+The tray is the real one (tests/conftest.py's ``sim_tray``: MockFactory pins, the rendered
+camera, the real recognizer, SQLite), its roll cycle on its own thread as in ``dicetray
+run --simulate --fast``. Chromium is Debian's, driven by Playwright.
+"""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
-from helpers import CHROMIUM, PHONE
+from helpers import CHROMIUM, CODE, PHONE
 from playwright.sync_api import Browser, Page, sync_playwright
+from waitress import create_server
+
+from dicetray.firmware.table import start_thread
+from dicetray.web.app import create_app
+
+pytestmark = pytest.mark.slow
+
+
+@dataclass(frozen=True)
+class Served:
+    url: str
+    tray: Any
+
+
+@pytest.fixture
+def served(sim_tray) -> Iterator[Served]:
+    tray = sim_tray(seed=21, code=CODE, run=start_thread)
+    app = create_app(tray.table, secret_key=b"pages-test" * 4)
+    # each open page holds one thread on the live stream
+    server = create_server(app, host="127.0.0.1", port=0, threads=32)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield Served(f"http://127.0.0.1:{server.effective_port}", tray)
+    finally:
+        server.close()
 
 
 @pytest.fixture(scope="session")
@@ -35,7 +69,7 @@ def phone(browser: Browser):
         )
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(30_000)
         return page
 
     yield make

@@ -22,6 +22,10 @@ function unavailable(key) {
   return h("p", { class: "hint unavailable" }, t(text));
 }
 
+function when(seconds) {
+  return seconds ? new Date(seconds * 1000).toLocaleString(document.documentElement.lang) : "";
+}
+
 function drawHistory() {
   const games = history && Array.isArray(history.games) ? history.games : null;
   if (!games) {
@@ -37,12 +41,14 @@ function drawHistory() {
           const players = game.players || [];
           const totals = game.totals || [];
           const winners = new Set(game.winners || []);
+          const length = game.games > 1 ? ` · ${t("history.games", { n: game.games })}` : "";
           return h("li", {},
             h("div", { class: "game-head" },
-              h("strong", {}, game.ruleset || ""),
-              h("small", {}, game.started ? new Date(game.started).toLocaleString() : "")),
+              h("strong", {}, `${game.ruleset}${length}`),
+              h("small", {}, game.finished_at ? when(game.finished_at) : t("history.playing"))),
             h("div", { class: "game-scores" }, ...players.map((name, i) =>
-              h("span", { class: winners.has(i) ? "won" : "" }, `${name} ${totals[i] ?? ""}`))));
+              h("span", { class: winners.has(i) ? "won" : "" },
+                `${winners.has(i) ? "🏆 " : ""}${name} ${totals[i] ?? ""}`))));
         })),
   );
   const high = Array.isArray(history.high_scores) ? history.high_scores : [];
@@ -50,8 +56,9 @@ function drawHistory() {
     high.length === 0
       ? h("p", { class: "hint" }, t("history.none"))
       : h("table", { class: "high" },
-          h("tbody", {}, ...high.map((row) =>
-            h("tr", {}, h("th", {}, row.ruleset), h("td", {}, row.name), h("td", {}, row.total))))),
+          h("tbody", {}, ...high.map((row, i) =>
+            h("tr", {}, h("td", {}, `${i + 1}.`), h("th", {}, row.player), h("td", {}, row.total),
+              h("td", {}, row.ruleset), h("td", {}, h("small", {}, when(row.at))))))),
   );
 }
 
@@ -63,6 +70,11 @@ function drawStats() {
     return;
   }
   const counts = Array.isArray(faces) ? faces : Object.keys(faces).sort().map((k) => faces[k]);
+  if (!counts.some((n) => n > 0)) {
+    $("#faces-chart").replaceChildren(h("p", { class: "hint" }, t("stats.none")));
+    $("#fairness").textContent = "";
+    return;
+  }
   const top = Math.max(1, ...counts);
   const width = 60 * counts.length;
   const svg = s("svg", { viewBox: `0 0 ${width} 180`, class: "chart", role: "img", "aria-label": t("stats.title") });

@@ -6,6 +6,7 @@ import { pick, t } from "./i18n.js";
 
 const NAMES = "dicetray.players";
 let rulesets = [];
+let options = []; // house rules any rule set may take (the tray refuses a combination that fails)
 let chosen = null;
 
 function rememberedNames() {
@@ -46,7 +47,7 @@ function drawRulesets() {
 function choose(rs) {
   const before = new Set(checkedOptions());
   chosen = rs;
-  const opts = rs.options || [];
+  const opts = rs.options || options;
   $("#options-set").hidden = opts.length === 0;
   $("#options").replaceChildren(
     ...opts.map((opt) =>
@@ -147,7 +148,9 @@ async function main() {
     if (chosen) choose(chosen);
   });
   try {
-    rulesets = await get("/api/rulesets");
+    const found = await get("/api/rulesets");
+    rulesets = Array.isArray(found) ? found : found.rulesets || [];
+    options = Array.isArray(found) ? [] : found.options || [];
   } catch (error) {
     banner(error instanceof ApiError ? error.message : t("error.network"));
     rulesets = [];

@@ -30,9 +30,19 @@ live.onYou = (next) => {
 };
 
 let newest = null;
+// The state's "game" is the current game with its match beside it ({...game, match:
+// {ruleset, players, games, number, finished, totals, winners}}); the scorecard works on the
+// match with its game inside.
+function matchOf(game) {
+  if (!game) return null;
+  if (game.match) return { ...game.match, can_undo: game.can_undo, game };
+  return game.game ? game : null;
+}
+
 async function show(next) {
   newest = next;
-  const match = next.game;
+  next.match = matchOf(next.game);
+  const match = next.match;
   const found = match ? (await layoutOf(match.ruleset)) || fallbackLayout(match) : null;
   if (newest !== next) return; // a newer state arrived while the layout loaded
   state = next;
@@ -96,8 +106,11 @@ function columnName(id) {
 // -- rendering ---------------------------------------------------------------------------
 
 function render() {
-  const match = state.game;
+  const match = state.match;
   document.body.dataset.version = state.version;
+  if (!performance.getEntriesByName("dicetray:first-render").length) {
+    performance.mark("dicetray:first-render"); // benchmarks/pages.py reads it
+  }
   $("#cycle").textContent = t(`cycle.${state.cycle}`);
   $("#cycle").dataset.cycle = state.cycle;
   const trouble = state.cycle === "error" || (state.cycle === "needs-help" && !state.reading);
@@ -136,7 +149,17 @@ function renderWinner(match) {
     h("div", { class: "trophy", "aria-hidden": "true" }, "🏆"),
     h("p", { class: "winner-name" }, t(key, { names: names.join(" & "), total: totals[winners[0]] })),
   );
-  if (!whole) box.append(h("p", { class: "hint" }, t("winner.next", { n: match.number + 1 })));
+  if (!whole) {
+    box.append(
+      h("button", {
+        type: "button",
+        class: "button primary big",
+        id: "next-game",
+        disabled: !joined() || sending,
+        onclick: () => send("/api/next-game"),
+      }, t("winner.next", { n: match.number + 1 })),
+    );
+  }
 }
 
 function renderTurn(match) {
@@ -144,29 +167,29 @@ function renderTurn(match) {
   const turn = game.turn;
   const playing = !game.finished;
   const busy = BUSY.has(state.cycle);
-  const help = state.cycle === "needs-help" && state.reading;
-  const manual = state.manual && playing && turn.rolls_left > 0 && !busy;
+  const help = state.cycle === "needs-help";
   $("#turn").hidden = !playing && !help;
   $("#whose").textContent = playing ? t("turn.whose", { name: game.players[game.current] }) : "";
   $("#rolls-left").textContent = playing ? t("turn.rolls_left", { n: turn.rolls_left }) : "";
 
   renderDice(turn, busy, playing && !help);
-  $("#dice").hidden = Boolean(help) || manual;
-  $("#dice-hint").hidden = Boolean(help) || manual;
-  renderFlags(turn);
-  renderHelp(help, manual, turn);
+  $("#dice").hidden = help;
+  $("#dice-hint").hidden = help;
+  renderFlags();
+  renderHelp(help, turn);
 
   const canAct = joined() && playing && !busy && !sending;
   const roll = $("#roll");
-  roll.hidden = manual || Boolean(help);
-  roll.disabled = !canAct || turn.rolls_left <= 0 || state.cycle !== "idle";
+  roll.hidden = help;
+  roll.disabled = !canAct || turn.rolls_left <= 0 || !["idle", "error"].includes(state.cycle);
   roll.textContent = busy ? t(`cycle.${state.cycle}`) : t("play.roll");
   roll.classList.toggle("rolling", busy);
+  $("#help-reroll").disabled = !canAct || !help;
   const declare = $("#declare");
-  declare.hidden = !turn.can_declare || Boolean(help);
+  declare.hidden = !turn.can_declare || help;
   declare.disabled = !canAct;
   if (!turn.can_declare) $("#declare-list").hidden = true;
-  $("#undo").disabled = !joined() || busy;
+  $("#undo").disabled = !joined() || busy || help || match.can_undo === false;
   const declared = turn.declared
     ? t("turn.declared", { box: boxName(turn.declared.box) }) +
       (layout.columns.length > 1 && turn.declared.column ? ` (${columnName(turn.declared.column)})` : "")
@@ -220,41 +243,51 @@ function renderDice(turn, busy, tappable) {
 }
 
 function toggleKeep(position) {
-  const held = new Set(state.game.game.turn.held);
+  const held = new Set(state.match.game.turn.held);
   if (held.has(position)) held.delete(position);
   else held.add(position);
   send("/api/keep", { dice: [...held].sort((a, b) => a - b) });
 }
 
-function renderFlags(turn) {
+function renderFlags() {
   const flags = state.flags || [];
   $("#flags").replaceChildren(...flags.map((flag) => h("p", { class: "flag" }, "⚠ ", flag)));
 }
 
-function renderHelp(help, manual, turn) {
+// The dice to confirm or type, by position: kept dice keep their values; the thrown ones
+// start from the reader's guesses (dice on the ledge matched to the kept ones first).
+function startingValues(turn, reading) {
+  const count = layout.dice || 5;
+  const held = turn.dice ? turn.held : [];
+  const pool = reading ? [...(reading.dice || [])] : [];
+  for (const position of held) {
+    const value = turn.dice[position];
+    let at = pool.findIndex((d) => d.value === value && d.zone === "ledge");
+    if (at < 0) at = pool.findIndex((d) => d.value === value);
+    if (at >= 0) pool.splice(at, 1);
+  }
+  const guesses = pool.map((d) => d.value ?? null);
+  return Array.from({ length: count }, (_, p) =>
+    held.includes(p) ? turn.dice[p] : guesses.length ? guesses.shift() : null,
+  );
+}
+
+function renderHelp(help, turn) {
   const panel = $("#help");
-  panel.hidden = !help && !manual;
-  if (panel.hidden) {
+  panel.hidden = !help;
+  if (!help) {
     edit = null;
     return;
   }
-  const reading = help ? state.reading : null;
-  const key = help ? `help:${reading.id}` : `manual:${state.game.number}:${JSON.stringify(turn)}`;
-  const count = layout.dice || 5;
-  if (!edit || edit.key !== key) {
-    let values;
-    if (help) values = (reading.dice || []).map((d) => d.value ?? null);
-    else values = turn.dice ? [...turn.dice] : Array(count).fill(null);
-    while (values.length < count) values.push(null);
-    edit = { key, values: values.slice(0, Math.max(count, values.length)) };
-  }
-  const why = help ? state.why || reading.reason : state.why;
-  $("#help-why").textContent = help
-    ? t("help.unsure", { why: why || t("help.no_reason") })
-    : t("help.manual", { why: why || t("help.camera_lost") });
-  const shot = help ? frameFigure(reading) : null;
+  const reading = !state.manual && state.reading ? state.reading : null;
+  const key = `help:${reading ? reading.id : "hand"}:${state.match.number}:${state.match.game.current}:${turn.rolls_used}`;
+  if (!edit || edit.key !== key) edit = { key, values: startingValues(turn, reading) };
+  $("#help-why").textContent = reading
+    ? t("help.unsure", { why: state.why || reading.reason || t("help.no_reason") })
+    : t("help.manual", { why: state.why || t("help.camera_lost") });
+  const shot = reading ? frameFigure(reading) : null;
   $("#help-frame").replaceChildren(...(shot ? [shot] : []));
-  const held = new Set(manual ? turn.held : []);
+  const held = new Set(turn.dice ? turn.held : []);
   const faces = layout.faces || 6;
   const draw = () => {
     $("#help-dice").replaceChildren(
@@ -279,7 +312,7 @@ function renderHelp(help, manual, turn) {
     const ready = edit.values.every((v) => v !== null);
     const confirm = $("#help-confirm");
     confirm.disabled = !joined() || !ready || sending;
-    confirm.textContent = t(help ? "help.confirm" : "help.enter");
+    confirm.textContent = t(reading ? "help.confirm" : "help.enter");
   };
   draw();
 }
@@ -414,7 +447,7 @@ function declareList() {
     list.hidden = true;
     return;
   }
-  const game = state.game.game;
+  const game = state.match.game;
   const sheet = game.sheets[game.current];
   const mickey = layout.declaration === "mickey";
   const items = [];
@@ -443,6 +476,7 @@ function declareList() {
 
 function wire() {
   $("#roll").addEventListener("click", () => send("/api/roll"));
+  $("#help-reroll").addEventListener("click", () => send("/api/roll"));
   $("#declare").addEventListener("click", declareList);
   $("#undo").addEventListener("click", async () => {
     if (await confirmDialog(t("play.undo_confirm"))) send("/api/undo");
