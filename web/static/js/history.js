@@ -79,7 +79,7 @@ function drawStats() {
   const width = 60 * counts.length;
   const svg = s("svg", { viewBox: `0 0 ${width} 180`, class: "chart", role: "img", "aria-label": t("stats.title") });
   counts.forEach((count, i) => {
-    const height = (140 * count) / top;
+    const height = (120 * count) / top;
     svg.append(
       s("rect", { x: i * 60 + 10, y: 150 - height, width: 40, height, class: "bar" }),
       s("text", { x: i * 60 + 30, y: 170, "text-anchor": "middle", class: "axis" }, i + 1),

@@ -189,7 +189,8 @@ function renderTurn(match) {
   declare.hidden = !turn.can_declare || help;
   declare.disabled = !canAct;
   if (!turn.can_declare) $("#declare-list").hidden = true;
-  $("#undo").disabled = !joined() || busy || help || match.can_undo === false;
+  $("#undo").hidden = help;
+  $("#undo").disabled = !joined() || busy || match.can_undo === false;
   const declared = turn.declared
     ? t("turn.declared", { box: boxName(turn.declared.box) }) +
       (layout.columns.length > 1 && turn.declared.column ? ` (${columnName(turn.declared.column)})` : "")
