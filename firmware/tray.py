@@ -69,7 +69,7 @@ def open_tray(
     store = None
     try:
         if calibration is None:
-            calibration = _calibration(rig, folder)
+            calibration = _calibration(rig, folder, seed, config)
         store = Store(folder)
         table = Table(store=store, code=code or join_code(), rig=rig, reader=reader,
                       calibration=calibration, config=config, run=run,
@@ -89,15 +89,25 @@ def _tell(holder: dict[str, Table], what: str) -> None:
         getattr(table, what)()
 
 
-def _calibration(rig: Rig, folder: Path) -> Any:
-    """The camera's calibration: the simulated tray calibrates itself at every start (its
-    scene comes from the seed); a real one uses the data directory's, if there is one."""
+def _calibration(rig: Rig, folder: Path, seed: int, config: TrayConfig) -> Any:
+    """The camera's calibration: a real tray uses the data directory's, if there is one; the
+    simulated tray calibrates itself from its own frames the first time a seed is used (its
+    scene comes from the seed) and keeps that calibration beside the real one's."""
     from dicetray.vision.calibration import Calibration, calibrate_source
+    from dicetray.vision.errors import CalibrationError
 
     if rig.camera is None:
         return None
     if rig.simulated:
+        width, height = config.camera.size
+        path = folder / f"calibration.sim-{seed}-{width}x{height}.json"
+        if path.exists():
+            try:
+                return Calibration.load(path)
+            except CalibrationError:
+                pass  # damaged: make it again
         calibration, _ = calibrate_source(rig.camera, dice=5)
+        calibration.save(path)
         return calibration
     path = folder / CALIBRATION_FILE
     return Calibration.load(path) if path.exists() else None

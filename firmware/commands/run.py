@@ -33,7 +33,6 @@ THREADS = 32
 @click.option("--code", default=None, help="The table's join code (random when not given).")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
               help="The tray's TOML config (pins, tumble pattern, camera).")
-@data_dir_option()
 @click.pass_context
 def run(ctx: click.Context, simulate: bool, fast: bool, host: str, port: int,
         seed: int | None, code: str | None, config_file: str | None) -> None:
@@ -73,6 +72,9 @@ def run(ctx: click.Context, simulate: bool, fast: bool, host: str, port: int,
             click.echo("dicetray: stopped; the motor is off.")
     finally:
         tray.close()
+
+
+run.params.append(data_dir_option())
 
 
 def _announce(server: Any, host: str, tray: Any, simulate: bool) -> None:
