@@ -30,6 +30,7 @@ live.onYou = (next) => {
 };
 
 let newest = null;
+let drawing = 0;
 // The state's "game" is the current game with its match beside it ({...game, match:
 // {ruleset, players, games, number, finished, totals, winners}}); the scorecard works on the
 // match with its game inside.
@@ -47,7 +48,12 @@ async function show(next) {
   if (newest !== next) return; // a newer state arrived while the layout loaded
   state = next;
   layout = found;
-  render();
+  // states that come in a burst (tumbling, settling, reading, read) are drawn once, at the
+  // next frame, with the newest of them
+  if (!drawing) drawing = requestAnimationFrame(() => {
+    drawing = 0;
+    render();
+  });
 }
 
 function fallbackLayout(match) {
