@@ -158,6 +158,9 @@ async function main() {
   chosen = rulesets[0] || null;
   drawRulesets();
   if (chosen) choose(chosen);
+  get("/api/state")
+    .then((state) => ($("#playing").hidden = !(state.game && !state.game.finished)))
+    .catch(() => {});
   const names = rememberedNames();
   (names.length ? names : [""]).slice(0, 8).forEach((n) => addPlayer(n));
   $("#add-player").addEventListener("click", () => addPlayer());
