@@ -137,3 +137,18 @@ def test_the_join_qr_code_is_an_svg_of_the_join_link(client):
 def test_a_join_code_that_cannot_be_one_is_refused(client, code):
     response = client.get("/join/qr.svg", query_string={"code": code})
     assert response.status_code == 400
+
+
+def test_the_tray_app_serves_the_pages_beside_the_api(sim_tray):
+    from dicetray.web.app import create_app
+
+    tray = sim_tray(seed=21, code="PAGES")
+    client = create_app(tray.table, secret_key=b"p" * 32).test_client()
+    for page in PAGES:
+        response = client.get(page.path)
+        assert response.status_code == 200 and response.mimetype == "text/html", page.path
+        for asset in _assets(response.get_data(as_text=True)):
+            assert client.get(asset).status_code == 200, asset
+    assert client.get("/api/state").get_json()["cycle"] == "idle"
+    missing = client.get("/no-such-page")
+    assert missing.status_code == 404 and "error" in missing.get_json()

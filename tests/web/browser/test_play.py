@@ -322,3 +322,34 @@ def test_a_finished_game_of_a_match_leads_to_the_next(served, phone):
     expect(ann.locator("#match-line")).to_contain_text("game 2 of 2")
     expect(ann.locator("#sheet tr.match td")).to_have_count(1)
     assert served.tray.table.match.number == 2
+    # the match is in the history with its total so far; high scores wait for its end
+    first = served.tray.table.match.games[0].totals()[0]
+    ann.goto(served.url + "/history")
+    ready(ann)
+    expect(ann.locator(".games li")).to_have_count(1)
+    expect(ann.locator(".games li")).to_contain_text("ohio · 2 games")
+    expect(ann.locator(".games li")).to_contain_text("playing now")
+    expect(ann.locator(".games li .game-scores")).to_have_text(f"Ann {first}")
+    expect(ann.locator("#high-scores")).to_have_text("Nothing yet.")
+    expect(ann.locator("#faces-chart rect.bar")).to_have_count(6)
+    expect(ann.locator("#fairness")).to_contain_text("Chi-square")
+
+
+def test_a_phone_whose_live_stream_broke_reconnects_and_catches_up(served, phone):
+    ann, bo = phone(), phone()
+    join(ann, served.url, "Ann")
+    start_game(ann, served.url, "yacht", ["Ann"])
+    bo.goto(served.url + "/")
+    ready(bo)
+    expect(bo.locator("#live")).to_have_attribute("data-state", "live")
+    # the network drops: the stream ends and every reconnection fails for a while
+    bo.route("**/api/events", lambda route: route.abort())
+    bo.evaluate("() => 0")
+    roll(ann)
+    ann.locator("#sheet tr[data-box=chance] button.option").click()
+    expect(ann.locator("#sheet tr[data-box=chance] .filled")).to_have_count(1)
+    bo.unroute("**/api/events")
+    # the browser's own retry or the page's reconnection opens the stream again, and the
+    # page fetches what it missed
+    expect(bo.locator("#sheet tr[data-box=chance] .filled")).to_have_count(1)
+    expect(bo.locator("#live")).to_have_attribute("data-state", "live")
