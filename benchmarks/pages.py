@@ -110,7 +110,7 @@ def _post(page: Page, path: str, body: dict) -> dict:
 
 
 def live_updates(browsers: list[Browser], url: str, code: str, phones: int,
-                 rounds: int) -> dict:
+                 rounds: int, frames: bool = True) -> dict:
     control = browsers[0].new_context(viewport=PHONE).new_page()
     control.goto(f"{url}/join")
     assert _post(control, "/api/join", {"code": code, "name": "bench"})["status"] == 200
@@ -121,6 +121,8 @@ def live_updates(browsers: list[Browser], url: str, code: str, phones: int,
     pages = []
     for number in range(phones):
         page = browsers[number % len(browsers)].new_context(viewport=PHONE).new_page()
+        if not frames:  # to see what the phones fetching the tray's photo costs the rest
+            page.route("**/api/frames/**", lambda route: route.abort())
         page.goto(f"{url}/")
         page.wait_for_selector("body[data-ready=true]")
         page.evaluate(WATCH)
@@ -218,18 +220,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--loads", type=int, default=10)
     parser.add_argument("--slowdown", type=float, default=4)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--no-frames", action="store_true",
+                        help="the phones do not fetch the tray's photo of each roll")
     args = parser.parse_args(argv)
     with sync_playwright() as playwright:
         # one Chromium holds no more than about 15 pages with a live stream each to one host
         # (the 16th never loads), so the phones are spread over several, 5 to each
         browsers = [playwright.chromium.launch(executable_path=args.chromium, args=ARGS)
                     for _ in range(-(-args.phones // PER_BROWSER))]
-        delays = live_updates(browsers, args.url, args.code, args.phones, args.rounds)
+        delays = live_updates(browsers, args.url, args.code, args.phones, args.rounds,
+                              frames=not args.no_frames)
         fast = first_visit(browsers[0], args.url, args.loads, 1)
         slow = first_visit(browsers[0], args.url, args.loads, args.slowdown)
         for browser in browsers:
             browser.close()
-    print(f"Live updates, {args.phones} phones, {args.rounds} turns "
+    photos = ", no photos" if args.no_frames else ""
+    print(f"Live updates, {args.phones} phones, {args.rounds} turns{photos} "
           "(published → drawn on each phone, ms):\n")
     print("| change | updates | p50 | p95 | max |")
     print("| --- | ---: | ---: | ---: | ---: |")
