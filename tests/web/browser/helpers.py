@@ -48,12 +48,19 @@ def version(page: Page) -> int:
 
 def rest(page: Page, after: int) -> str:
     """Until the page shows a state newer than ``after`` with the tray at rest; its cycle."""
-    page.wait_for_function(
-        f"v => +document.body.dataset.version > v && !{BUSY}.includes("
-        "document.querySelector('#cycle').dataset.cycle)",
-        arg=after,
-        timeout=60_000,
-    )
+    try:
+        page.wait_for_function(
+            f"v => +document.body.dataset.version > v && !{BUSY}.includes("
+            "document.querySelector('#cycle').dataset.cycle)",
+            arg=after,
+            timeout=90_000,
+        )
+    except Exception as exc:
+        seen = page.evaluate(
+            "() => [document.body.dataset.version, document.querySelector('#cycle').dataset"
+            ".cycle, document.querySelector('#banner').textContent]"
+        )
+        raise AssertionError(f"the tray did not rest after version {after}: {seen}") from exc
     return page.get_attribute("#cycle", "data-cycle")
 
 

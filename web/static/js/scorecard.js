@@ -44,7 +44,10 @@ async function show(next) {
   newest = next;
   next.match = matchOf(next.game);
   const match = next.match;
-  const found = match ? (await layoutOf(match.ruleset)) || fallbackLayout(match) : null;
+  const [found] = await Promise.all([
+    match ? layoutOf(match.ruleset).then((l) => l || fallbackLayout(match)) : null,
+    wordsReady,
+  ]);
   if (newest !== next) return; // a newer state arrived while the layout loaded
   state = next;
   layout = found;
@@ -81,6 +84,7 @@ async function send(path, body = {}) {
   if (sending) return null;
   sending = true;
   document.body.classList.add("sending");
+  if (state) render(); // the buttons say at once that a command is on its way
   try {
     const answer = await post(path, { version: state.version, ...body });
     if (answer && typeof answer.version === "number") live.accept(answer);
@@ -493,10 +497,13 @@ function wire() {
   });
 }
 
+// the words and the state are fetched at once; a state is drawn once the words are in
+let wordsReady = null;
+
 async function main() {
-  await frame(() => state && render());
+  wordsReady = frame(() => state && render());
   wire();
-  await live.start();
+  await Promise.all([wordsReady, live.start()]);
   document.body.dataset.ready = "true";
 }
 
