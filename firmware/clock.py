@@ -60,7 +60,8 @@ class ManualClock:
 
     With ``realtime`` each sleep also takes that long for real, so a simulated tray
     tumbles as slowly as a real one; time still moves in exact steps. Watchers are called
-    after every step, in the sleeping thread, with the new time.
+    after every step, in the sleeping thread, with the new time (so with several sleeping
+    threads, watchers must be thread-safe).
 
     >>> clock = ManualClock(10.0)
     >>> clock.sleep(-1)
@@ -89,13 +90,20 @@ class ManualClock:
             self._watchers.remove(callback)
 
     def sleep(self, seconds: float) -> None:
-        """Move time on by ``seconds`` (waiting for real when realtime), then tell watchers."""
+        """Move time on by ``seconds`` (waiting for real when realtime), then tell watchers.
+
+        Threads sleeping at once do not add up: each wakes at its own start plus its
+        ``seconds`` (the clock takes the later of that and where another sleeper took it),
+        so a realtime clock slept on by two threads still keeps pace with the wall clock.
+        """
         if seconds < 0:
             raise ValueError(f"cannot sleep a negative time ({seconds:g} s)")
+        with self._lock:
+            wake = self._now + seconds
         if self.realtime and seconds > 0:
             time.sleep(seconds)
         with self._lock:
-            self._now += seconds
+            self._now = max(self._now, wake)
             now = self._now
         for watcher in list(self._watchers):
             watcher(now)

@@ -74,6 +74,18 @@ def _check_pin(key: str, pin: int | None, *, required: bool = False) -> None:
         raise ConfigError(f"{key}: {pin} is not a GPIO pin (BCM 0..27)")
 
 
+def _coerce(value: object, field_name: str, kind: type[enum.StrEnum]) -> None:
+    """Accept an enum's plain string in code too (``CupConfig(kind="servo")``)."""
+    current = getattr(value, field_name)
+    if isinstance(current, kind):
+        return
+    try:
+        object.__setattr__(value, field_name, kind(current))
+    except ValueError:
+        raise ConfigError(f"{field_name}: {current!r} is not one of "
+                          f"{', '.join(m.value for m in kind)}") from None
+
+
 def _check_duration(key: str, seconds: float, *, positive: bool = False) -> None:
     if seconds < 0 or (positive and seconds == 0):
         need = "more than 0" if positive else "0 or more"
@@ -148,8 +160,8 @@ class CupConfig:
     servo_max_pulse_s: float = 0.002
 
     def __post_init__(self) -> None:
-        if not isinstance(self.kind, CupKind):
-            raise ConfigError(f"kind: {self.kind!r} is not one of {', '.join(CupKind)}")
+        _coerce(self, "kind", CupKind)
+        object.__setattr__(self, "pattern", tuple(self.pattern))
         for name in ("forward_pin", "backward_pin", "enable_pin", "phase_pin", "servo_pin",
                      "home_pin"):
             _check_pin(name, getattr(self, name))
@@ -251,6 +263,7 @@ class CameraConfig:
     the reader): 90 keeps the pips' edges crisp at about a tenth of the PNG size."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "size", tuple(self.size))
         if not 50 <= self.jpeg_quality <= 100:
             raise ConfigError(f"jpeg_quality: {self.jpeg_quality} is not within 50..100")
         if not self.source.strip():
@@ -301,9 +314,7 @@ class GpioConfig:
     workdir: str | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.factory, GpioFactory):
-            raise ConfigError(f"factory: {self.factory!r} is not one of "
-                              f"{', '.join(GpioFactory)}")
+        _coerce(self, "factory", GpioFactory)
         if self.chip is not None and self.chip < 0:
             raise ConfigError(f"chip: {self.chip} is negative")
 

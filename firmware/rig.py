@@ -13,7 +13,9 @@ Simulated (``simulate=True``), the pins are gpiozero mock pins and the camera re
 turns the simulated cup, throws the dice while the cup turns (frames taken then are
 motion-blurred by the renderer), and closes the home switch when the cup's cam comes round,
 so a tumble completes exactly as on the real tray. Time moves only when someone sleeps on
-``rig.clock``: a roll cycle waiting for the dice to settle sleeps on it between frames.
+``rig.clock``; a capture does, for one frame interval (``cycle.frames_per_second``), as a
+real camera waits for its next frame, so a loop taking frames until the tray is still
+sees the dice come to rest, on the same time as the cup and the dice.
 
 >>> from dicetray.firmware.config import CameraConfig, TrayConfig
 >>> rig = build_rig(TrayConfig(camera=CameraConfig(size=(320, 240))), simulate=True,
@@ -30,6 +32,7 @@ False
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -154,7 +157,9 @@ class SimulatedTable:
     moves the dice are thrown (reproducibly from the rig's seed); the cup's angle follows
     the speed and the home switch's mock pin is pulled low while the cam is on it.
     :meth:`jam` sticks the cup (the tumble then stalls). The players' hands are here too:
-    :meth:`press`, :meth:`hold`, :meth:`keep`, :meth:`release_all`, :meth:`unplug_camera`.
+    :meth:`press`, :meth:`hold`, :meth:`keep` / :meth:`release` (a die by where it is seen,
+    :meth:`spot` says where it went), :meth:`release_all`, :meth:`use` (how many dice),
+    :meth:`unplug_camera`.
     """
 
     def __init__(self, config: TrayConfig, *, factory: Any, clock: ManualClock,
@@ -173,6 +178,7 @@ class SimulatedTable:
         """How many times the dice have been thrown."""
         self._last = clock.now()
         self._thrown_at: float | None = None
+        self._lock = threading.Lock()  # the clock may be slept on by several threads
         self._drive_home_switch()
         clock.watch(self._step)
 
@@ -208,7 +214,11 @@ class SimulatedTable:
         self.jammed = False
 
     def _step(self, now: float) -> None:
-        elapsed, self._last = now - self._last, now
+        with self._lock:
+            self._move(now)
+
+    def _move(self, now: float) -> None:
+        elapsed, self._last = max(now - self._last, 0.0), max(now, self._last)
         speed = 0.0 if self.jammed else self.speed()
         if speed:
             self.angle += speed * self.settings.turns_per_s * elapsed

@@ -103,8 +103,13 @@ def check(conn: sqlite3.Connection, name: str) -> None:
     That is a file that is not SQLite, another program's database, a damaged one, or one
     written by a newer dicetray. ``name`` is how errors name the file.
     """
-    _check_identity(conn, name)
-    _check_integrity(conn, name)
+    conn.execute("BEGIN")  # one snapshot: another process may be migrating the file
+    try:
+        _check_identity(conn, name)
+        _check_integrity(conn, name)
+    finally:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
 
 
 def migrate(conn: sqlite3.Connection, name: str, *, now: float = 0.0) -> int:
@@ -137,9 +142,12 @@ def _check_identity(conn: sqlite3.Connection, name: str) -> None:
             )
         ]
     except sqlite3.DatabaseError as exc:
-        raise StoreError(
-            f"{name} is not a readable SQLite database ({exc}); it was left untouched"
-        ) from None
+        code = getattr(exc, "sqlite_errorname", "")
+        if code.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
+            raise StoreError(
+                f"{name} is not a readable SQLite database ({exc}); it was left untouched"
+            ) from None
+        raise  # it cannot be read at all (permissions, a read-only folder): the caller says
     if app_id == APPLICATION_ID or (app_id == 0 and not tables):
         _check_version(conn, name)
         return

@@ -151,6 +151,11 @@ class Store:
         except OSError as exc:
             raise StoreError(f"cannot create {self.frames}: {exc.strerror or exc}") from None
         self._conn: sqlite3.Connection | None = self._open()
+        try:
+            _sync_folder(self.data_dir)  # the new database and frames/ are named on disk
+        except OSError as exc:
+            self.close()
+            raise StoreError(f"cannot sync {self.data_dir}: {exc.strerror or exc}") from None
 
     def _open(self) -> sqlite3.Connection:
         name = str(self.path)
@@ -349,6 +354,27 @@ class Store:
         paths = [(rid, self.data_dir / relative) for rid, relative in rows]
         return [(rid, path) for rid, path in paths if not path.is_file()]
 
+    def tidy_frames(self) -> list[Path]:
+        """Delete the files under ``frames/`` that no reading names; the paths deleted.
+
+        They are what a crash leaves: a frame whose reading was never committed, or the
+        temporary file of a frame write cut short. The write lock is held meanwhile, so no
+        reading (of this or another Store) is between writing its frame and committing.
+        """
+        removed = []
+        with self._transaction("tidy the frames") as conn:
+            named = {
+                self.data_dir / relative
+                for (relative,) in conn.execute(
+                    "SELECT frame FROM readings WHERE frame IS NOT NULL"
+                )
+            }
+            for path in sorted(self.frames.iterdir()):
+                if path.is_file() and path not in named:
+                    path.unlink()
+                    removed.append(path)
+        return removed
+
     def add_correction(
         self, reading_id: int, *, reader: Sequence[int], players: Sequence[int]
     ) -> int:
@@ -534,12 +560,16 @@ def _write_durably(path: Path, data: bytes) -> None:
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)
-        folder = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)  # the rename itself is on disk
-        finally:
-            os.close(folder)
+        _sync_folder(path.parent)  # the rename itself is on disk
     except OSError as exc:
         with suppress(OSError):
             temporary.unlink(missing_ok=True)
         raise StoreError(f"cannot write the frame {path}: {exc.strerror or exc}") from None
+
+
+def _sync_folder(folder: Path) -> None:
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)

@@ -71,6 +71,7 @@ def open_tray(
         if calibration is None:
             calibration = _calibration(rig, folder, seed, config)
         store = Store(folder)
+        store.tidy_frames()  # frames a crash left without their reading
         table = Table(store=store, code=code or join_code(), rig=rig, reader=reader,
                       calibration=calibration, config=config, run=run,
                       rng=random.Random(seed))

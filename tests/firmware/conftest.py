@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from dicetray.firmware.clock import ManualClock
@@ -17,6 +18,14 @@ def factory() -> Iterator[MockFactory]:
     pins = MockFactory(pin_class=MockPWMPin)
     yield pins
     pins.reset()
+
+
+@pytest.fixture(autouse=True)
+def _global_pin_factory_untouched() -> Iterator[None]:
+    """Every device gets its factory injected: gpiozero's global default is never set."""
+    before = Device.pin_factory
+    yield
+    assert Device.pin_factory is before, "a device was made without pin_factory="
 
 
 @pytest.fixture

@@ -50,3 +50,21 @@ def test_system_clock_never_goes_back() -> None:
     first = clock.now()
     clock.sleep(0)
     assert clock.now() >= first
+
+
+def test_threads_sleeping_at_once_do_not_add_up() -> None:
+    import threading
+
+    clock = ManualClock(realtime=True)
+    both_ready = threading.Barrier(2)
+
+    def nap() -> None:
+        both_ready.wait()
+        clock.sleep(0.2)
+    other = threading.Thread(target=nap)
+    other.start()
+    nap()
+    other.join()
+    # each slept 0.2 s of the same 0.2 s; stepping alone, the clock would read 0.4
+    assert clock.now() == pytest.approx(0.2)
+

@@ -166,3 +166,14 @@ def test_the_wiring_guide_pin_map_matches_the_defaults() -> None:
                                 flags=re.MULTILINE))
     assert {k.split(".")[1]: v for k, v in alternatives.items()} == {
         k: int(v) for k, v in commented.items()}
+
+
+def test_code_may_give_plain_strings_and_lists() -> None:
+    from dicetray.firmware.config import CameraConfig, GpioConfig, GpioFactory
+
+    cup = CupConfig(kind="servo", servo_pin=18, pattern=[TumbleStep(1, 1)])  # type: ignore[arg-type]
+    assert cup.kind is CupKind.SERVO and cup.pattern == (TumbleStep(1, 1),)
+    assert GpioConfig(factory="mock").factory is GpioFactory.MOCK  # type: ignore[arg-type]
+    assert CameraConfig(size=[640, 480]).size == (640, 480)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="factory: 'pigpio' is not one of auto, lgpio, mock"):
+        GpioConfig(factory="pigpio")  # type: ignore[arg-type]

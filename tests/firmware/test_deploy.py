@@ -131,6 +131,13 @@ class TestScript:
                               capture_output=True, text=True, check=False)
         assert done.returncode == 2 and "not a dicetray checkout" in done.stderr
 
+    def test_installs_the_checkout_it_lives_in_by_default(self) -> None:
+        done = subprocess.run(["bash", str(SCRIPT), "--dry-run"], capture_output=True,
+                              text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        checkout = SCRIPT.resolve().parents[2]
+        assert f"pip install --no-deps {checkout}\n" in done.stdout
+
     def test_is_valid_bash(self) -> None:
         assert subprocess.run(["bash", "-n", str(SCRIPT)], check=False).returncode == 0
 

@@ -67,14 +67,36 @@ class TestSimulatedRig:
         assert rig.sim.values() != before
         assert sorted(rig.sim.values()) == sorted(still.values)
 
-    def test_the_frames_share_the_rigs_time(self, rig: Rig) -> None:
+    def test_each_capture_waits_one_frame_on_the_rigs_clock(self, rig: Rig) -> None:
         assert rig.sim is not None
         rig.cup.tumble()
-        frames = [rig.capture() for _ in range(3)]  # no time passes between these
-        assert not rig.sim.settled
-        assert frames[0].shape == (240, 320, 3)
+        start = rig.clock.now()
+        frames = [rig.capture() for _ in range(2)]
+        interval = 1.0 / SMALL.cycle.frames_per_second
+        assert rig.clock.now() == pytest.approx(start + 2 * interval)
+        assert not rig.sim.settled and frames[0].shape == (240, 320, 3)
+        taken = 2
+        while not rig.sim.settled:  # frames alone bring the dice to rest: one time
+            rig.capture()
+            taken += 1
+        assert rig.clock.now() == pytest.approx(start + taken * interval)
+
+    def test_a_settle_detector_on_the_cameras_clock_sees_the_dice_come_to_rest(
+            self, rig: Rig) -> None:
+        from dicetray.vision.settle import SettleDetector, wait_until_settled
+
+        assert rig.sim is not None and rig.camera is not None
+        rig.cup.tumble()
+        detector = SettleDetector(clock=rig.camera.clock)
+        frame = wait_until_settled(rig.camera, detector, timeout_s=5.0)
+        assert rig.sim.settled and frame.shape == (240, 320, 3)
+
+    def test_playing_with_fewer_dice(self, rig: Rig) -> None:
+        assert rig.sim is not None
+        rig.sim.use(3)
+        rig.cup.tumble()
         rig.clock.sleep(2.0)
-        assert rig.sim.settled
+        assert len(rig.sim.values()) == 3 and len(rig.sim.truth().dice) == 3
 
     def test_the_same_seed_gives_the_same_dice(self) -> None:
         outcomes = []
@@ -117,6 +139,9 @@ class TestSimulatedRig:
         target = rig.sim.truth().dice[2]
         index = rig.sim.keep(target.x, target.y)
         assert index == 2
+        x, y = rig.sim.spot(index)  # where the camera now sees it: on the ledge
+        assert rig.sim.truth().dice[2].zone == "ledge"
+        assert rig.camera is not None and rig.camera.nearest_die(x, y) == 2
         kept_value = rig.sim.values()[2]
         rig.cup.tumble()
         rig.clock.sleep(2.0)

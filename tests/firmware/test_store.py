@@ -21,6 +21,7 @@ import pytest
 from store_writer import frame_bytes
 
 from dicetray.firmware.errors import StoreError
+from dicetray.firmware.schema import APPLICATION_ID, MIGRATIONS
 from dicetray.firmware.store import DATABASE, Store, StoreSettings
 from dicetray.rules import (
     Game,
@@ -36,7 +37,6 @@ from dicetray.rules import (
 from dicetray.rules.events import from_dict
 
 WRITER = Path(__file__).with_name("store_writer.py")
-HERE = Path(__file__).parent
 
 
 def ticking(start: float = 1_000.0) -> object:
@@ -112,6 +112,49 @@ class TestCreating:
         store.close()
         with pytest.raises(StoreError, match="closed"):
             store.current_game()
+
+
+class TestSchema:
+    def test_a_new_database_is_marked_and_versioned(self, store: Store) -> None:
+        raw = sqlite3.connect(store.path)
+        try:
+            assert raw.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+            versions = [v for (v,) in raw.execute("SELECT version FROM schema_version")]
+        finally:
+            raw.close()
+        assert versions == list(range(1, len(MIGRATIONS) + 1))
+
+    def test_a_marked_database_without_versions_is_damaged(self, tmp_path: Path) -> None:
+        raw = sqlite3.connect(tmp_path / DATABASE)
+        raw.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        raw.execute("CREATE TABLE games (id INTEGER)")
+        raw.commit()
+        raw.close()
+        with pytest.raises(StoreError, match="damaged dicetray database"):
+            Store(tmp_path)
+
+    def test_stores_opening_a_new_folder_at_once_migrate_it_once(self, tmp_path: Path) -> None:
+        errors: list[BaseException] = []
+
+        def open_one() -> None:
+            try:
+                Store(tmp_path).close()
+            except BaseException as exc:
+                errors.append(exc)
+
+        threads = [threading.Thread(target=open_one) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
+        raw = sqlite3.connect(tmp_path / DATABASE)
+        try:
+            assert raw.execute("SELECT count(*) FROM schema_version").fetchone()[0] == len(
+                MIGRATIONS
+            )
+        finally:
+            raw.close()
 
 
 class TestEvents:
@@ -375,7 +418,7 @@ class TestDisk:
             game = store.start_game(Started("yahtzee", ("Ann",)), version=1)
         with read_only(tmp_path), pytest.raises(StoreError) as info:
             Store(tmp_path)
-        assert str(tmp_path) in str(info.value)
+        assert str(tmp_path) in str(info.value) and "read-only" in str(info.value)
         with Store(tmp_path) as store:
             assert store.events(game) == [Started("yahtzee", ("Ann",))]
 
@@ -392,9 +435,8 @@ class TestDisk:
                 raw.close()
 
     def test_a_full_disk_is_a_store_error_and_loses_nothing(self, tmp_path: Path) -> None:
-        script = f"""
+        script = """
 import resource, signal, sys
-sys.path.insert(0, {str(HERE)!r})
 from dicetray.firmware.errors import StoreError
 from dicetray.firmware.store import Store
 from dicetray.rules import Rolled, Started
@@ -403,7 +445,7 @@ game = store.start_game(Started("yahtzee", ("Ann",)), version=1)
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
 resource.setrlimit(resource.RLIMIT_FSIZE, (150_000, 150_000))
 try:
-    store.add_reading({{"status": "ok", "dice": []}}, frame=b"x" * 200_000, game_id=game)
+    store.add_reading({"status": "ok", "dice": []}, frame=b"x" * 200_000, game_id=game)
 except StoreError as exc:
     print("frame:", exc)
 stored = 0
@@ -508,6 +550,16 @@ class TestReadings:
         assert list((store.data_dir / "frames").iterdir()) == []
         assert store.face_counts() == dict.fromkeys(range(1, 7), 0)
 
+    def test_tidy_frames_deletes_only_what_no_reading_names(self, store: Store) -> None:
+        kept = store.add_reading(reading_json(3), frame=b"jpeg", game_id=None)
+        frames = store.data_dir / "frames"
+        strays = [frames / "0000099.jpg", frames / ".0000100.jpg.tmp"]
+        for path in strays:
+            path.write_bytes(b"half a frame")
+        assert store.tidy_frames() == sorted(strays)
+        assert list(frames.iterdir()) == [store.reading(kept).frame_path]
+        assert store.tidy_frames() == []
+
     def test_unknown_reading_or_game(self, store: Store) -> None:
         with pytest.raises(StoreError, match="no reading 9"):
             store.reading(9)
@@ -561,6 +613,24 @@ class TestCorrections:
         assert [c.reading_id for c in corrections] == ids
         assert [c.players for c in corrections] == [(f + 1,) for f in range(1, 6)]
 
+    def test_the_table_goes_on_while_corrections_are_read(self, tmp_path: Path) -> None:
+        with Store(tmp_path, settings=StoreSettings(page=1)) as store:
+            rid = store.add_reading(reading_json(1), frame=None, game_id=None)
+            store.add_correction(rid, reader=[1], players=[2])
+            store.add_correction(rid, reader=[1], players=[3])
+            seen = []
+            for correction in store.corrections():
+                seen.append(correction.players)
+                other = threading.Thread(
+                    target=store.add_correction, args=(rid,), kwargs={"reader": [1], "players": [4]}
+                )
+                other.start()
+                other.join(timeout=30)
+                assert not other.is_alive(), "corrections() held the lock while yielding"
+                if len(seen) == 3:
+                    break
+        assert seen == [(2,), (3,), (4,)]
+
 
 class TestKill:
     """SIGKILL a writer at random moments: every acknowledged row survives and replays."""
@@ -575,23 +645,25 @@ class TestKill:
         finished: set[int] = set()
         kills = 0
         for run in range(self.RUNS):
-            proc = subprocess.Popen(
-                [sys.executable, str(WRITER), str(folder), str(run)],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
+            errors = tmp_path / f"writer-{run}.err"
+            with errors.open("w") as err:
+                proc = subprocess.Popen(
+                    [sys.executable, str(WRITER), str(folder), str(run)],
+                    stdout=subprocess.PIPE,
+                    stderr=err,
+                    text=True,
+                )
             try:
                 ready, _, _ = select.select([proc.stdout], [], [], 60)
-                assert ready and proc.stdout.readline() == "ready\n", proc.stderr.read()
+                first = proc.stdout.readline() if ready else ""
+                assert first == "ready\n", errors.read_text()
                 time.sleep(rng.uniform(0.0, 0.2))
                 proc.send_signal(signal.SIGKILL)
-                out, err = proc.communicate(timeout=60)
+                out = proc.stdout.read()  # also what readline had buffered
             finally:
-                if proc.poll() is None:
-                    proc.kill()
-                    proc.wait()
-            assert proc.returncode == -signal.SIGKILL, err
+                proc.kill()
+                proc.wait()
+            assert proc.returncode == -signal.SIGKILL, errors.read_text()
             kills += 1
             for line in out.split("\n")[:-1]:  # a last line the kill cut short is not counted
                 kind, *rest = line.split(" ", 3)
@@ -625,10 +697,16 @@ class TestKill:
                 name = json.loads(data)["image"]
                 assert frame is not None
                 assert (folder / frame).read_bytes() == frame_bytes(name)
+            strays = store.tidy_frames()  # frames of rows the kill kept from committing
+            assert len(strays) <= kills
+            assert len(list((folder / "frames").iterdir())) == len(rows)
         print(
             f"\nkill test: runs {self.RUNS}, kills {kills}, events acknowledged "
             f"{len(acknowledged)}, stored {len(stored)}, lost {lost}; readings acknowledged "
-            f"{len(readings)}, stored {len(rows)}; games finished {len(finished)}"
+            f"{len(readings)}, stored {len(rows)}, stray frame files {len(strays)}; games "
+            f"finished {len(finished)}"
         )
         assert lost == 0
+        # each kill leaves at most one write committed but not yet acknowledged
+        assert len(stored) - len(acknowledged) + len(rows) - len(readings) <= kills
         assert len(acknowledged) > self.RUNS  # the kills landed while it was writing
