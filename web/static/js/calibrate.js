@@ -18,6 +18,7 @@ function draw() {
     box.replaceChildren(h("p", { class: "hint unavailable", id: "camera-state" }, t(problem || "cal.not_yet")));
     return;
   }
+  $("#cal-explain").hidden = false;
   $("#cal-actions").hidden = false;
   $("#cal-camera").hidden = false;
   const [w, hgt] = calibration.image_size || [1280, 960];
