@@ -12,8 +12,8 @@ const BUSY = new Set(["tumbling", "settling", "reading"]);
 let state = null;
 let layout = null;
 let sending = false;
-let edit = null;
-let you = { joined: false, name: null }; // the dice being corrected or entered by hand: {key, values}
+let edit = null; // the dice being corrected or entered by hand: {key, values}
+let you = { joined: false, name: null };
 
 const live = new Live(
   (next) => show(next),
@@ -85,16 +85,22 @@ async function send(path, body = {}) {
   sending = true;
   document.body.classList.add("sending");
   if (state) render(); // the buttons say at once that a command is on its way
+  const decidedOn = state.version;
   try {
-    const answer = await post(path, { version: state.version, ...body });
+    const answer = await post(path, { version: decidedOn, ...body });
     if (answer && typeof answer.version === "number") live.accept(answer);
     return answer;
   } catch (error) {
     const message = error instanceof ApiError ? error.message : t("error.network");
-    banner(error.status === 409 ? `${t("error.stale")} ${message}` : message);
     if (!(error instanceof ApiError) || error.status === 409 || error.status === 422) {
-      await live.catchUp();
+      const fresh = await live.catchUp();
+      // refused because another phone acted first: say so, and the page shows what it did
+      if (error.status === 409 && fresh && fresh.version !== decidedOn) {
+        banner(`${t("error.stale")} ${message}`);
+        return null;
+      }
     }
+    banner(message);
     return null;
   } finally {
     sending = false;
