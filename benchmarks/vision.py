@@ -40,7 +40,7 @@ import numpy as np  # noqa: E402
 from benchmarks.baseline_golsteyn import PUBLISHED, TUNED  # noqa: E402
 from benchmarks.datasets import SETS, Photo, load_set  # noqa: E402
 from benchmarks.distort import distort  # noqa: E402
-from benchmarks.metrics import Tally  # noqa: E402
+from benchmarks.metrics import Answer, Tally, choose_floor, tally_of  # noqa: E402
 from dicetray.vision import Reading  # noqa: E402
 
 RENDERED = "rendered"
@@ -88,6 +88,7 @@ class Result:
     reasons: Counter[str] = field(default_factory=Counter)
     crashes: int = 0
     should_refuse: int = 0
+    answers: list[Answer] = field(default_factory=list)
 
     @property
     def median_ms(self) -> float:
@@ -206,16 +207,112 @@ def measure(
                 result.crashes += 1
                 result.reasons[f"crash: {type(exc).__name__}: {exc}"[:120]] += 1
                 result.tally.add("unsure", (), sample.values, sample.refuse_expected)
+                result.answers.append(Answer("unsure", (), sample.values, sample.refuse_expected))
                 continue
             outcome = result.tally.add(
                 reading.status, reading.values, sample.values, sample.refuse_expected
             )
             result.ms.append(ms)
+            result.answers.append(Answer(
+                reading.status, reading.values, sample.values, sample.refuse_expected,
+                min((d.confidence for d in reading.dice), default=1.0)))
             if reading.status == "unsure":
                 result.reasons[reading.reason.split(":")[0]] += 1
             if outcome == "wrong":
                 result.wrong.append((sample.name, reading.values, sample.values))
     return results
+
+
+def floor_lines(all_results: dict[str, dict[str, Result]], method: str = "dicetray") -> list[str]:
+    """Tuned on one set, read on another: the least die confidence of an answer (the
+    operating threshold) chosen on each set (:func:`benchmarks.metrics.choose_floor`) and
+    the outcomes it gives on every set, the sets it was not chosen on first."""
+    sets = [name for name, results in all_results.items() if method in results]
+    if not sets:
+        return []
+    lines = [
+        f"The least die confidence an answer of *{method}* must have, chosen on one set to "
+        "read the most photos right at ten refusals per silent error, then applied to "
+        "every set. The rows *chosen on* the set itself are tuned on what they report and "
+        "flatter; the others are held out.",
+        "",
+        "| read on | chosen on | floor | right | refused | silently wrong "
+        "| dice right, answered photos only |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    floors = {name: choose_floor(all_results[name][method].answers) for name in sets}
+    for target in sets:
+        answers = all_results[target][method].answers
+        for source in sorted(sets, key=lambda n: n == target):
+            t = tally_of(answers, floors[source])
+            held = source if source != target else f"{source} (tuned on itself)"
+            lines.append(
+                f"| {target} | {held} | {floors[source]:.2f} | {_pct(t.right, t.photos)} | "
+                f"{_pct(t.refused, t.photos)} | {_pct(t.wrong, t.photos)} | {_answered(t)} |"
+            )
+    return lines
+
+
+def letterbox(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``frame`` scaled to fit ``size`` (w, h) whole, its shape kept, the rest filled with
+    the median colour of its border (a camera at that size sees the same scene larger).
+
+    >>> letterbox(np.zeros((640, 640, 3), np.uint8), (1280, 960)).shape
+    (960, 1280, 3)
+    """
+    h, w = frame.shape[:2]
+    scale = min(size[0] / w, size[1] / h)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    inner = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_CUBIC if scale > 1
+                       else cv2.INTER_AREA)
+    border = np.concatenate([frame[0], frame[-1], frame[:, 0], frame[:, -1]])
+    out = np.empty((size[1], size[0], 3), np.uint8)
+    out[:] = np.median(border, axis=0).astype(np.uint8)
+    x0, y0 = (size[0] - nw) // 2, (size[1] - nh) // 2
+    out[y0:y0 + nh, x0:x0 + nw] = inner
+    return out
+
+
+REAL_SIZE = (1280, 960)
+
+
+def real_speed(samples: Iterable[Sample], chosen: list[Method],
+               repeat: int) -> dict[str, dict[str, float]]:
+    """Median ms per photo for each method on real photos, at the photos' own size and
+    letterboxed to the camera's 1280×960 (:func:`letterbox`), methods interleaved photo
+    by photo so a busy machine slows every method alike."""
+    times: dict[str, dict[str, list[float]]] = {"own size": {}, "1280×960": {}}
+    for sample in samples:
+        frame = sample.load()
+        for label, f in (("own size", frame), ("1280×960", letterbox(frame, REAL_SIZE))):
+            for m in chosen:
+                times[label].setdefault(m.name, []).append(
+                    timed(m.read, f, len(sample.values) if m.told else None, repeat)[1])
+    return {label: {name: statistics.median(ms) for name, ms in row.items()}
+            for label, row in times.items() if row}
+
+
+def real_speed_lines(table: dict[str, dict[str, dict[str, float]]], photos: int,
+                     repeat: int) -> list[str]:
+    """The real-photo speed table: per set and size, each method's median and the ratio."""
+    names = list(dict.fromkeys(n for sizes in table.values() for row in sizes.values()
+                               for n in row))
+    base = "Golsteyn 2020"
+    ratio = "dicetray" in names and base in names
+    lines = [
+        f"Median ms per photo over the first {photos} photos of each set, each read {repeat} "
+        "times (median kept), methods interleaved photo by photo, at the photo's own size "
+        "and letterboxed to 1280×960.",
+        "",
+        "| set | size | " + " | ".join(names) + (" | dicetray ÷ Golsteyn |" if ratio else " |"),
+        "| --- | --- | " + " | ".join("---:" for _ in names) + (" | ---: |" if ratio else " |"),
+    ]
+    for name, sizes in table.items():
+        for label, row in sizes.items():
+            cells = " | ".join(f"{row[n]:.1f}" if n in row else "" for n in names)
+            tail = f" {row['dicetray'] / row[base]:.2f} |" if ratio else ""
+            lines.append(f"| {name} | {label} | {cells} |{tail}")
+    return lines
 
 
 def speed(
@@ -273,12 +370,21 @@ def _pct(part: int, whole: int) -> str:
     return f"{part} ({100.0 * part / whole:.1f} %)" if whole else "0"
 
 
+def _answered(t: Tally) -> str:
+    """Dice right among the photos answered, with how many photos that is."""
+    if not t.answered:
+        return "none answered"
+    return (f"{100.0 * t.answered_accuracy:.1f} % of {t.answered_dice_total} dice "
+            f"in {t.answered} photos")
+
+
 def set_table(results: dict[str, Result]) -> list[str]:
     """The Markdown table for one set."""
     lines = [
-        "| method | photos | fully right | refused | silently wrong | per-die accuracy "
-        "| median ms/frame |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| method | photos | fully right | refused | silently wrong "
+        "| per-die accuracy (counts refused answers: flatters) | median ms/frame "
+        "| dice right, answered photos only | clean photos refused |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for name, r in results.items():
         t = r.tally
@@ -287,7 +393,8 @@ def set_table(results: dict[str, Result]) -> list[str]:
             right += f", {t.correct_refusals} of them rightly refused"
         lines.append(
             f"| {name} | {t.photos} | {right} | {_pct(t.refused, t.photos)} | "
-            f"{_pct(t.wrong, t.photos)} | {100.0 * t.die_accuracy:.1f} % | {r.median_ms:.1f} |"
+            f"{_pct(t.wrong, t.photos)} | {100.0 * t.die_accuracy:.1f} % | {r.median_ms:.1f} | "
+            f"{_answered(t)} | {_pct(t.clean_refused, t.photos - r.should_refuse)} |"
         )
     crashed = [f"{name}: {r.crashes}" for name, r in results.items() if r.crashes]
     if crashed:
@@ -391,7 +498,10 @@ HOW_TO_READ = (
     "that no reader should answer — a die cocked, blurred or cut by the frame — refusing counts "
     "as right); *refused* = answered unsure (costs a re-roll); *silently wrong* = answered, but "
     "wrong (costs the game); *per-die accuracy* = multiset overlap of read and true values over "
-    "all dice, where a die read that is not there counts as a miss. Timing excludes decoding "
+    "all dice, where a die read that is not there counts as a miss (it counts the values "
+    "shown in refused answers too, so it flatters a reader that refuses much); *dice right, "
+    "answered photos only* = the same over the photos answered ok alone; *clean photos "
+    "refused* = refusals of photos that should have been answered. Timing excludes decoding "
     "and rendering; each frame is read several times and the median kept."
 )
 
@@ -416,6 +526,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rendered-repeat", type=int, default=1, help="reads per rendered frame")
     parser.add_argument("--speed-frames", type=int, default=50, help="frames per size; 0: no speed")
     parser.add_argument("--speed-repeat", type=int, default=5, help="reads per speed frame")
+    parser.add_argument("--real-speed-photos", type=int, default=30,
+                        help="photos per real set timed at own size and 1280x960; 0: none")
     parser.add_argument(
         "--tell-count", action="store_true", help="tell the dicetray recognizer how many dice"
     )
@@ -495,6 +607,20 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.sets:
         heading, all_results[name] = run_set(name, chosen, args)
         section = ["", *heading, "", *set_table(all_results[name])]
+        out += section
+        print("\n".join(section), flush=True)
+    cross = floor_lines(all_results)
+    if cross:
+        section = ["", "### Thresholds chosen on one set, read on another", "", *cross]
+        out += section
+        print("\n".join(section), flush=True)
+    real = [name for name in args.sets if name != RENDERED]
+    if args.real_speed_photos > 0 and real:
+        used = [m for m in chosen if m.only_on is None and not m.told]
+        table = {name: real_speed(photo_samples(load_set(name)[:args.real_speed_photos]),
+                                  used, args.speed_repeat) for name in real}
+        section = ["", "### Speed on real photos", "",
+                   *real_speed_lines(table, args.real_speed_photos, args.speed_repeat)]
         out += section
         print("\n".join(section), flush=True)
     if args.speed_frames > 0:

@@ -10,13 +10,15 @@ from __future__ import annotations
 import click
 
 from dicetray.firmware.commands.calibrate import calibrate
+from dicetray.firmware.commands.errors import OneLineGroup
 from dicetray.firmware.commands.read import read
 from dicetray.firmware.commands.rules import rules
 from dicetray.firmware.commands.run import run
+from dicetray.firmware.commands.teach import teach
 from dicetray.firmware.paths import ENV_VAR
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--data-dir",
     envvar=ENV_VAR,
@@ -36,6 +38,7 @@ main.add_command(rules)
 main.add_command(read)
 main.add_command(calibrate)
 main.add_command(run)
+main.add_command(teach)
 
 
 if __name__ == "__main__":  # python -m dicetray.firmware.cli

@@ -352,16 +352,25 @@ def load_config(path: str | os.PathLike[str] | None = None) -> TrayConfig:
     """Read a TOML config (None: the defaults); ConfigError naming the file and key."""
     if path is None:
         return TrayConfig.defaults()
+    from dicetray.rules.limits import check_toml, check_tree, read_text
+
     path = Path(path)
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
+    try:  # within the rules' bounds: a regular file, small, not nested or dotted too deep
+        text = read_text(path)
+        check_toml(text)
+        data = tomllib.loads(text)
+        check_tree(data)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: cannot be read (nested too deeply)") from None
+    except ValueError as exc:  # not UTF-8, an int of over 4,300 digits, a key of many parts
+        why = str(exc) if "Exceeds the limit" not in str(exc) else "a number of over 4,300 digits"
+        raise ConfigError(f"{path}: cannot be read ({why})") from None
     try:
         return _build(TrayConfig, data, "")
     except ConfigError as exc:

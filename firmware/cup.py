@@ -31,6 +31,7 @@ from gpiozero import DigitalInputDevice, Motor, PhaseEnableMotor, Servo
 from dicetray.firmware.clock import Clock, SystemClock
 from dicetray.firmware.config import CupConfig, CupKind
 from dicetray.firmware.errors import CupStalled, DeviceError
+from dicetray.firmware.pins import open_device
 
 __all__ = ["Cup", "MotorCup", "PhaseEnableCup", "ServoCup", "make_cup"]
 
@@ -59,14 +60,6 @@ class Cup(Protocol):
         ...
 
 
-def _opened(what: str, make: Any) -> Any:
-    """Build a gpiozero device; DeviceError naming it when its pins cannot be opened."""
-    try:
-        return make()
-    except Exception as exc:
-        detail = " ".join(str(exc).split()) or type(exc).__name__
-        raise DeviceError(f"{what}: cannot be opened ({detail})") from None
-
 
 def _halted() -> DeviceError:
     return DeviceError("cup: stopped before the tumble finished")
@@ -85,7 +78,7 @@ class _DrivenCup:
         try:
             # a plain input, not a gpiozero Button: a Button's hold thread, waiting out its
             # hold_time while the switch is closed (the cup at rest), delays close() by 1 s
-            self._home = _opened(f"cup home switch (GPIO{home})", lambda: DigitalInputDevice(
+            self._home = open_device(f"cup home switch (GPIO{home})", lambda: DigitalInputDevice(
                 home, pull_up=True, pin_factory=pin_factory))
         except DeviceError:
             self._motor.close()
@@ -176,7 +169,7 @@ class MotorCup(_DrivenCup):
         pins = f"forward GPIO{c.forward_pin}, backward GPIO{c.backward_pin}"
         if c.enable_pin is not None:
             pins += f", enable GPIO{c.enable_pin}"
-        return _opened(f"cup motor ({pins})", lambda: Motor(
+        return open_device(f"cup motor ({pins})", lambda: Motor(
             c.forward_pin, c.backward_pin, enable=c.enable_pin, pwm=True,
             pin_factory=pin_factory))
 
@@ -187,7 +180,7 @@ class PhaseEnableCup(_DrivenCup):
 
     def _open_motor(self, pin_factory: Any) -> Any:
         c = self.config
-        return _opened(f"cup motor (phase GPIO{c.phase_pin}, enable GPIO{c.enable_pin})",
+        return open_device(f"cup motor (phase GPIO{c.phase_pin}, enable GPIO{c.enable_pin})",
                        lambda: PhaseEnableMotor(c.phase_pin, c.enable_pin, pwm=True,
                                                 pin_factory=pin_factory))
 
@@ -202,7 +195,7 @@ class ServoCup:
         self.config = config
         self._clock: Clock = clock if clock is not None else SystemClock()
         self._halt = threading.Event()
-        self._servo = _opened(f"cup servo (GPIO{config.servo_pin})", lambda: Servo(
+        self._servo = open_device(f"cup servo (GPIO{config.servo_pin})", lambda: Servo(
             config.servo_pin, initial_value=None, min_pulse_width=config.servo_min_pulse_s,
             max_pulse_width=config.servo_max_pulse_s, pin_factory=pin_factory))
 

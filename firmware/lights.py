@@ -41,7 +41,7 @@ from typing import Any
 from gpiozero import RGBLED, DigitalOutputDevice
 
 from dicetray.firmware.config import LightsConfig
-from dicetray.firmware.errors import DeviceError
+from dicetray.firmware.pins import open_device
 
 __all__ = ["BLINKING", "COLOURS", "Status", "StatusLight", "TrayLight"]
 
@@ -69,13 +69,6 @@ BLINKING = frozenset({Status.NEEDS_HELP, Status.ERROR})
 """Statuses that want a player's attention blink."""
 
 
-def _opened(what: str, make: Any) -> Any:
-    try:
-        return make()
-    except Exception as exc:
-        detail = " ".join(str(exc).split()) or type(exc).__name__
-        raise DeviceError(f"{what}: cannot be opened ({detail})") from None
-
 
 class StatusLight:
     """The RGB status LED; shows :attr:`Status.IDLE` once opened."""
@@ -84,7 +77,7 @@ class StatusLight:
         self.config = config
         pins = f"red GPIO{config.red_pin}, green GPIO{config.green_pin}, " \
                f"blue GPIO{config.blue_pin}"
-        self._led = _opened(f"status light ({pins})", lambda: RGBLED(
+        self._led = open_device(f"status light ({pins})", lambda: RGBLED(
             config.red_pin, config.green_pin, config.blue_pin,
             active_high=config.active_high, pwm=True, pin_factory=pin_factory))
         self._status = Status.IDLE
@@ -117,7 +110,7 @@ class TrayLight:
     """The light over the tray, switched through a MOSFET."""
 
     def __init__(self, config: LightsConfig, *, pin_factory: Any) -> None:
-        self._light = _opened(f"tray light (GPIO{config.tray_light_pin})",
+        self._light = open_device(f"tray light (GPIO{config.tray_light_pin})",
                               lambda: DigitalOutputDevice(
                                   config.tray_light_pin,
                                   active_high=config.tray_light_active_high,

@@ -44,7 +44,14 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from dicetray.firmware.config import GpioConfig, GpioFactory
 from dicetray.firmware.errors import DeviceError, NoHardware
 
-__all__ = ["HEADER_CHIP_LABELS", "header_chip", "lgpio_workdir", "on_a_pi", "pin_factory"]
+__all__ = [
+    "HEADER_CHIP_LABELS",
+    "header_chip",
+    "lgpio_workdir",
+    "on_a_pi",
+    "open_device",
+    "pin_factory",
+]
 
 HEADER_CHIP_LABELS = ("pinctrl-rp1", "pinctrl-bcm2712", "pinctrl-bcm2711", "pinctrl-bcm2835")
 """Labels of the gpiochip wired to the 40-pin header (Pi 5, Pi 5's SoC, Pi 4, Pi 0-3)."""
@@ -175,6 +182,15 @@ def _lgpio_chip_labels() -> dict[int, str]:
         finally:
             lgpio.gpiochip_close(handle)
     return labels
+
+
+def open_device(what: str, make: Callable[[], Any]) -> Any:
+    """Build a gpiozero device; DeviceError naming it (``what``: the device and its pins)
+    when its pins cannot be opened, so a wrong pin fails at start, never mid-game."""
+    try:
+        return make()
+    except Exception as exc:
+        raise DeviceError(f"{what}: cannot be opened ({_one_line(exc)})") from None
 
 
 def _one_line(exc: BaseException) -> str:

@@ -335,6 +335,9 @@ class Store:
 
     def reading(self, reading_id: int) -> StoredReading:
         """One stored reading (a frame file that has gone missing is reported, not raised)."""
+        if isinstance(reading_id, bool) or not isinstance(reading_id, int) \
+                or not 0 <= reading_id < 2**63:  # SQLite's integers are 64-bit
+            raise StoreError(f"there is no reading {reading_id} in {self.path}")
         with self._session("read a reading") as conn:
             row = conn.execute(
                 "SELECT id, game_id, at, reading, frame FROM readings WHERE id = ?",

@@ -14,12 +14,15 @@ True
 
 from __future__ import annotations
 
+import itertools
 import json
+import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from dicetray.rules.errors import EventError
+from dicetray.rules.limits import LIMITS, check_tree
 
 __all__ = [
     "Declared",
@@ -47,6 +50,9 @@ class Started:
     games: int = 1
     type: ClassVar[str] = "start"
 
+    def __post_init__(self) -> None:
+        _checked(self)
+
 
 @dataclass(frozen=True)
 class Rolled:
@@ -56,6 +62,9 @@ class Rolled:
     player: int | None = None
     type: ClassVar[str] = "roll"
 
+    def __post_init__(self) -> None:
+        _checked(self)
+
 
 @dataclass(frozen=True)
 class Kept:
@@ -64,6 +73,9 @@ class Kept:
     held: tuple[int, ...]
     player: int | None = None
     type: ClassVar[str] = "keep"
+
+    def __post_init__(self) -> None:
+        _checked(self)
 
 
 @dataclass(frozen=True)
@@ -75,6 +87,9 @@ class Declared:
     player: int | None = None
     type: ClassVar[str] = "declare"
 
+    def __post_init__(self) -> None:
+        _checked(self)
+
 
 @dataclass(frozen=True)
 class Scored:
@@ -84,6 +99,9 @@ class Scored:
     column: str | None = None
     player: int | None = None
     type: ClassVar[str] = "score"
+
+    def __post_init__(self) -> None:
+        _checked(self)
 
 
 @dataclass(frozen=True)
@@ -146,29 +164,60 @@ def from_dict(data: Mapping[str, Any]) -> Event:
     return cls(**values)
 
 
+def _checked(event: Any) -> None:
+    """Check an event's fields as it is made (by a caller or from JSON), normalised:
+    sequences become tuples and any integer type (NumPy's too) a plain int."""
+    for spec in fields(event):
+        value = _field(event.type, spec.name, getattr(event, spec.name))
+        object.__setattr__(event, spec.name, value)
+
+
+_MOST = 64  # more dice, positions or players than any game has; a longer list is refused
+
+
+def _sequence(kind: str, name: str, value: Any) -> tuple[Any, ...]:
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
+        raise EventError(f"{kind} event: {name} must be a list, not {_brief(value)}")
+    items = tuple(itertools.islice(value, _MOST + 1))
+    if len(items) > _MOST:
+        raise EventError(f"{kind} event: {name} has more than {_MOST} entries")
+    return items
+
+
+def _whole(kind: str, name: str, value: Any, what: str = "an integer") -> int:
+    if isinstance(value, bool):
+        raise EventError(f"{kind} event: {name} must be {what}, not {value!r}")
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise EventError(f"{kind} event: {name} must be {what}, not {_brief(value)}") from None
+    if number.bit_length() >= LIMITS.int_bits:
+        raise EventError(f"{kind} event: {name} is past the {LIMITS.int_bits}-bit integers")
+    return number
+
+
+def _brief(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:40]}..."
+
+
 def _field(kind: str, name: str, value: Any) -> Any:
-    """Check one field's JSON value and turn lists into tuples."""
+    """Check one field's value and turn sequences into tuples of plain values."""
     if name in ("dice", "held"):
-        if not isinstance(value, list) or not all(_is_int(v) for v in value):
-            raise EventError(f"{kind} event: {name} must be a list of integers")
-        return tuple(value)
+        return tuple(_whole(kind, name, v, "a list of integers")
+                     for v in _sequence(kind, name, value))
     if name == "players":
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        players = _sequence(kind, name, value)
+        if not all(isinstance(v, str) for v in players):
             raise EventError(f"{kind} event: players must be a list of names")
-        return tuple(value)
+        return players
     if name in ("player", "games"):
-        if value is not None and not _is_int(value):
-            raise EventError(f"{kind} event: {name} must be an integer")
-        return value
+        return None if value is None else _whole(kind, name, value)
     if value is not None and not isinstance(value, str):
         raise EventError(f"{kind} event: {name} must be a string")
     if value is None and (kind, name) in (("start", "ruleset"), ("declare", "box")):
         raise EventError(f"{kind} event: {name} must be a string")
     return value
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def dumps(events: Iterable[Event]) -> str:
@@ -177,11 +226,27 @@ def dumps(events: Iterable[Event]) -> str:
 
 
 def loads(text: str) -> list[Event]:
-    """Events back from :func:`dumps` output."""
+    """Events back from :func:`dumps` output, within :data:`~dicetray.rules.limits.LIMITS`.
+
+    >>> loads("[" * 100_000 + "]" * 100_000)
+    Traceback (most recent call last):
+    ...
+    dicetray.rules.errors.EventError: events are nested too deeply
+    """
+    if len(text) > LIMITS.max_events_bytes:
+        raise EventError(f"events are larger than {LIMITS.max_events_bytes:,} characters")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise EventError(f"events are not valid JSON: {exc}") from None
+    except RecursionError:
+        raise EventError("events are nested too deeply") from None
+    except ValueError:  # an integer of over 4,300 digits
+        raise EventError("events hold a number of over 4,300 digits") from None
     if not isinstance(data, list):
         raise EventError("events are a JSON array")
+    try:
+        check_tree(data)
+    except ValueError as exc:
+        raise EventError(f"events: {exc}") from None
     return [from_dict(d) for d in data]

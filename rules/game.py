@@ -18,6 +18,8 @@ of its events: :meth:`Game.from_events` replays a stored list into the same stat
 
 from __future__ import annotations
 
+import itertools
+import operator
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -34,7 +36,7 @@ from dicetray.rules.events import (
     Started,
     Undone,
 )
-from dicetray.rules.loader import load_ruleset
+from dicetray.rules.loader import MAX_PLAYERS, load_ruleset
 from dicetray.rules.ruleset import RuleSet
 from dicetray.rules.sheet import Entry, Sheet, UndoError
 from dicetray.rules.turn import Declaration, Turn, throw
@@ -171,7 +173,7 @@ class Game:
 
     def roll(self, dice: Sequence[int], player: int | None = None) -> Turn:
         """Roll the dice not held; ``dice`` are the values the cup (or camera) produced."""
-        self.apply(Rolled(tuple(dice), player))
+        self.apply(Rolled(dice, player))  # type: ignore[arg-type]  # checked there
         return self.turn
 
     def roll_random(self, rng: random.Random, player: int | None = None) -> Turn:
@@ -182,7 +184,7 @@ class Game:
 
     def keep(self, positions: Iterable[int], player: int | None = None) -> Turn:
         """Put the dice at ``positions`` on the ledge."""
-        self.apply(Kept(tuple(positions), player))
+        self.apply(Kept(positions, player))  # type: ignore[arg-type]  # checked there
         return self.turn
 
     def declare(self, box: str, column: str | None = None, player: int | None = None) -> Turn:
@@ -297,7 +299,12 @@ class Match:
         self, ruleset: RuleSet, players: Sequence[str] | int = 1, games: int | None = None
     ) -> None:
         self.ruleset = ruleset
-        self.length = ruleset.games_per_match if games is None else games
+        try:
+            if isinstance(games, bool):
+                raise TypeError
+            self.length = ruleset.games_per_match if games is None else operator.index(games)
+        except TypeError:
+            raise PlayersError(f"games is a whole number, not {games!r}") from None
         if self.length < 1:
             raise PlayersError(f"a match has at least one game, not {self.length}")
         first = Game(ruleset, players)
@@ -391,9 +398,22 @@ class Match:
 
 
 def _player_names(players: Sequence[str] | int) -> tuple[str, ...]:
-    if isinstance(players, int):
-        return tuple(f"Player {i + 1}" for i in range(players))
-    names = tuple(players)
+    """Names from a list of names or a count (NumPy's integers too), never more than the
+    table seats: ``Game(rules, 10**100)`` is refused, not counted out."""
+    if isinstance(players, str | bytes | bool):
+        raise PlayersError(f"players are a list of names or a count, not {players!r}")
+    if not isinstance(players, Iterable):
+        try:
+            count = operator.index(players)
+        except TypeError:
+            raise PlayersError(f"players are a list of names or a count, "
+                               f"not {players!r}") from None
+        if not 0 <= count <= MAX_PLAYERS:
+            raise PlayersError(f"a table seats 1 to {MAX_PLAYERS} players, not {count}")
+        return tuple(f"Player {i + 1}" for i in range(count))
+    names = tuple(itertools.islice(players, MAX_PLAYERS + 1))
+    if len(names) > MAX_PLAYERS:
+        raise PlayersError(f"a table seats 1 to {MAX_PLAYERS} players, not more")
     for name in names:
         if not isinstance(name, str) or not name.strip():
             raise PlayersError(f"a player's name is a non-empty string, not {name!r}")

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import copy
+import functools
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -257,28 +258,62 @@ def best_groups(dice: Dice, sizes: Sequence[int], distinct: bool = True) -> list
     True
     >>> best_groups((4, 4, 4, 4, 1), [2, 2], distinct=False)
     [4, 4, 4, 4]
+
+    The search runs over the faces, high to low, with the groups still wanted as its
+    state: there are few such states (a multiset of sizes summing to at most the dice),
+    so the time grows with faces x states x states, never with the factorial of the
+    number of groups (a full house of twelve groups of one is quick).
+
+    >>> best_groups(tuple(range(1, 13)), [1] * 12) == sorted(range(1, 13), reverse=True)
+    True
     """
-    best: tuple[int, ...] | None = None
-    best_sum = -1
-    order = sorted(sizes, reverse=True)
+    order = sorted(set(sizes), reverse=True)
+    wanted = tuple(list(sizes).count(size) for size in order)
+    counts = Counter(dice)
+    faces = sorted(counts, reverse=True)
 
-    def search(index: int, left: Counter[int], chosen: tuple[int, ...]) -> None:
-        nonlocal best, best_sum
-        if index == len(order):
-            total = sum(face * size for face, size in zip(chosen, order, strict=True))
-            if total > best_sum:
-                best, best_sum = chosen, total
-            return
-        for face in sorted(left, reverse=True):
-            if left[face] >= order[index] and not (distinct and face in chosen):
-                left[face] -= order[index]
-                search(index + 1, left, (*chosen, face))
-                left[face] += order[index]
+    def choices(left: tuple[int, ...], room: int) -> list[tuple[int, ...]]:
+        """Sub-multisets of ``left`` fitting ``room`` dice (one group only if distinct)."""
+        if distinct:
+            return [tuple(int(j == i) for j in range(len(left)))
+                    for i, size in enumerate(order) if left[i] and size <= room]
+        found: list[tuple[int, ...]] = []
 
-    search(0, Counter(dice), ())
-    if best is None:
+        def grow(index: int, room: int, taken: tuple[int, ...]) -> None:
+            if index == len(order):
+                if any(taken):
+                    found.append(taken)
+                return
+            for n in range(min(left[index], room // order[index]) + 1):
+                grow(index + 1, room - n * order[index], (*taken, n))
+
+        grow(0, room, ())
+        return found
+
+    @functools.cache
+    def best(index: int, left: tuple[int, ...]) -> tuple[int, tuple[tuple[int, int], ...]] | None:
+        """(sum of the dice used, (face, size) groups) placing ``left`` on faces[index:]."""
+        if not any(left):
+            return (0, ())
+        if index == len(faces):
+            return None
+        face = faces[index]
+        options = [best(index + 1, left)]
+        for taken in choices(left, counts[face]):
+            rest = best(index + 1, tuple(a - b for a, b in zip(left, taken, strict=True)))
+            if rest is not None:
+                groups = tuple((face, size) for size, n in zip(order, taken, strict=True)
+                               for _ in range(n))
+                used = face * sum(size * n for size, n in zip(order, taken, strict=True))
+                options.append((rest[0] + used, groups + rest[1]))
+        fits = [option for option in options if option is not None]
+        return max(fits, key=lambda option: option[0]) if fits else None
+
+    found = best(0, wanted)
+    if found is None:
         return None
-    return [face for face, size in zip(best, order, strict=True) for _ in range(size)]
+    groups = sorted(found[1], key=lambda group: (-group[1], -group[0]))
+    return [face for face, size in groups for _ in range(size)]
 
 
 def runs(length: int, faces: int) -> list[list[int]]:

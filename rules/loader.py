@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -31,6 +32,7 @@ from typing import Any
 
 from dicetray.rules.errors import RuleSetError, UnknownRuleSet
 from dicetray.rules.kinds import KINDS, Kind, get_kind
+from dicetray.rules.limits import LIMITS, check_toml, check_tree, read_text
 from dicetray.rules.ruleset import (
     DECLARATIONS,
     EXTRA_MODES,
@@ -237,10 +239,23 @@ def _is_path(text: str) -> bool:
     return text.endswith(".toml") or "/" in text or "\\" in text
 
 
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; False for a name the system refuses (too long, a NUL)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _brief(text: str, width: int = 60) -> str:
+    """``text`` cut for a message (a name of 100,000 characters is shown by its start)."""
+    return text if len(text) <= width else f"{text[:width]}... ({len(text):,} characters)"
+
+
 def _builtin_file(name: str, option: bool) -> Path:
     folder = builtin_dir() / "options" if option else builtin_dir()
     path = folder / f"{name}.toml"
-    if not path.is_file():
+    if not (_ID.fullmatch(name) and len(name) <= LIMITS.max_name and _is_file(path)):
         if not option and name in list_options():
             raise UnknownRuleSet(
                 f"{name!r} is a house-rule option, not a rule set: add it to one, "
@@ -248,25 +263,51 @@ def _builtin_file(name: str, option: bool) -> Path:
             )
         known = ", ".join(list_options() if option else list_rulesets())
         what = "option" if option else "rule set"
-        raise UnknownRuleSet(f"no {what} {name!r} ({'options' if option else 'known'}: {known})")
+        raise UnknownRuleSet(
+            f"no {what} {_brief(name)!r} ({'options' if option else 'known'}: {known})")
     return path
 
 
 def _read(path: Path) -> dict[str, Any]:
+    """A TOML file's data, read within :data:`~dicetray.rules.limits.LIMITS`."""
+    where = _brief(_printable(path), 200)
     try:
-        text = path.read_bytes().decode("utf-8-sig")  # a byte-order mark (Notepad) is fine
+        text = read_text(path)
     except FileNotFoundError:
-        raise UnknownRuleSet(f"no rule-set file {str(path)!r}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleSetError(str(path), "", f"cannot read the file: {exc}") from None
+        raise UnknownRuleSet(f"no rule-set file {where!r}") from None
+    except OSError as exc:
+        raise RuleSetError(where, "", f"cannot read the file: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RuleSetError(where, "", f"cannot read the file: not UTF-8 text ({exc.reason} "
+                                      f"at byte {exc.start})") from None
+    except ValueError as exc:  # a NUL byte in the name
+        raise RuleSetError(where, "", f"cannot read the file: {exc}") from None
     try:
-        return tomllib.loads(text)
+        check_toml(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
-        where = re.search(r"\(at (line \d+, column \d+|end of document)\)", message)
-        key = where.group(1) if where else ""
-        problem = message[: where.start()].strip() if where else message
-        raise RuleSetError(str(path), key, f"TOML syntax error: {problem}") from None
+        found = re.search(r"\(at (line \d+, column \d+|end of document)\)", message)
+        key = found.group(1) if found else ""
+        problem = message[: found.start()].strip() if found else message
+        raise RuleSetError(where, key, f"TOML syntax error: {problem}") from None
+    except RecursionError:
+        raise RuleSetError(where, "", "nested too deeply") from None
+    except ValueError as exc:  # a dotted key of many parts, an int of over 4,300 digits
+        problem = str(exc) if "dotted" in str(exc) else "a number of over 4,300 digits"
+        raise RuleSetError(where, "", f"too large: {problem}") from None
+    try:
+        check_tree(data)
+    except ValueError as exc:
+        key, _, problem = str(exc).rpartition(": ")
+        raise RuleSetError(where, key, f"too large: {problem}") from None
+    return data
+
+
+def _printable(path: Path) -> str:
+    """A path as one printable line (bytes that are not UTF-8, control characters escaped)."""
+    text = os.fsencode(path).decode("utf-8", "backslashreplace")
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
 
 
 # --- public entry point -------------------------------------------------------------
@@ -285,7 +326,7 @@ def load_ruleset(id_or_path: str | Path) -> RuleSet:
     dicetray.rules.errors.UnknownRuleSet: no rule set 'zilch' (known: crag, general, ...)
     """
     text = str(id_or_path)
-    named_file = Path(text).is_file() and text not in list_rulesets()
+    named_file = _is_file(Path(text)) and text not in list_rulesets()
     if isinstance(id_or_path, Path) or named_file or ("+" not in text and _is_path(text)):
         return _build(_draft_from_file(Path(text), depth=0), _absolute(text))
     if any(_is_path(part) for part in text.split("+")):
@@ -307,7 +348,9 @@ def _draft_from_spec(text: str, depth: int, base_dir: Path | None = None) -> Dra
     """A draft for ``base+option+...``; parts may be built-in ids or paths."""
     base, *options = [part.strip() for part in text.split("+")]
     if not base:
-        raise UnknownRuleSet(f"no rule set named in {text!r}")
+        raise UnknownRuleSet(f"no rule set named in {_brief(text)!r}")
+    if len(options) > LIMITS.max_options:
+        raise UnknownRuleSet(f"more than {LIMITS.max_options} options in {_brief(text)!r}")
     if _is_path(base):
         path = Path(base) if base_dir is None else base_dir / base
         draft = _draft_from_file(path, depth + 1)
@@ -327,9 +370,10 @@ def _apply_option(draft: Draft, option: str, base_dir: Path | None) -> None:
     raw = _read(path)
     for key in FILE_KEYS:
         if key in raw:
-            raise RuleSetError(str(path), key, "an option file cannot extend or add options")
+            raise RuleSetError(_printable(path), key,
+                               "an option file cannot extend or add options")
     name = raw.get("id", path.stem)
-    _patch(draft, raw, str(path), option=True)
+    _patch(draft, raw, _printable(path), option=True)
     draft["options"].append(name)
     draft["id"] = f"{draft['id']}+{name}"
     option_names = raw.get("names", {})
@@ -341,15 +385,18 @@ def _apply_option(draft: Draft, option: str, base_dir: Path | None) -> None:
 
 def _draft_from_file(path: Path, depth: int, builtin: bool = False) -> Draft:
     if depth > _MAX_DEPTH:
-        raise RuleSetError(str(path), "extends", f"more than {_MAX_DEPTH} levels (a cycle?)")
+        raise RuleSetError(_printable(path), "extends",
+                           f"more than {_MAX_DEPTH} levels (a cycle?)")
     raw = _read(path)
-    where = str(path)
+    where = _printable(path)
     extends = raw.get("extends")
     options = raw.get("options", [])
     if extends is not None and (not isinstance(extends, str) or not extends):
         raise RuleSetError(where, "extends", "must be a rule-set id or the path of a file")
     if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
         raise RuleSetError(where, "options", 'must be a list of option ids, like ["sharp"]')
+    if len(options) > LIMITS.max_options:
+        raise RuleSetError(where, "options", f"more than {LIMITS.max_options} options")
     if extends is None:
         draft = _empty_draft(where)
         for key in REQUIRED_SETTINGS:
@@ -433,6 +480,8 @@ def _patch(draft: Draft, raw: Mapping[str, Any], where: str, option: bool) -> No
     if "boxes" in raw:
         if not isinstance(raw["boxes"], list):
             raise RuleSetError(where, "boxes", "must be an array of tables ([[boxes]])")
+        if len(raw["boxes"]) > LIMITS.max_boxes:
+            raise RuleSetError(where, "boxes", f"more than {LIMITS.max_boxes} boxes")
         seen: set[str] = set()
         for index, entry in enumerate(raw["boxes"]):
             _patch_box(draft, entry, where, f"boxes[{index}]")
@@ -474,6 +523,8 @@ def _patch_table(draft: Draft, key: str, value: Any, where: str) -> None:
 def _columns(value: Any, where: str) -> list[dict[str, Any]]:
     if not isinstance(value, list) or not value:
         raise RuleSetError(where, "columns", "must be a non-empty array of tables ([[columns]])")
+    if len(value) > LIMITS.max_columns:
+        raise RuleSetError(where, "columns", f"more than {LIMITS.max_columns} columns")
     seen: set[str] = set()
     for index, column in enumerate(value):
         key = f"columns[{index}]"
@@ -533,6 +584,8 @@ def _patch_box(draft: Draft, entry: Any, where: str, key: str) -> None:
     box["origin"] = (where, key)
     box["shape"] = (draft.get("dice"), draft.get("faces"))  # the game the box was written for
     draft["boxes"].insert(_place(draft, entry, box, index, where, key), box)
+    if len(draft["boxes"]) > LIMITS.max_boxes:
+        raise RuleSetError(where, key, f"more than {LIMITS.max_boxes} boxes on the sheet")
 
 
 def _place(

@@ -464,6 +464,8 @@ class RuleSet:
         ctx = ctx or ScoreContext()
         box = self.find_box(box_id)
         values = self.validate_dice(dice)
+        if ctx.thrown is not None and ctx.thrown > self.dice:
+            raise InvalidDice(f"a roll throws at most the {self.dice} dice, not {ctx.thrown}")
         if box.section == "computed":
             raise UnknownBox(f"{box.id!r} is computed from other boxes; no roll is entered there")
         return box.points(values, ctx) * self.sharp_factor(box.id, ctx)

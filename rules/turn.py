@@ -20,10 +20,13 @@ them against the rule set.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from dicetray.rules.errors import (
     DeclarationError,
@@ -199,7 +202,7 @@ class Turn:
         thrown = self.to_throw
         if not thrown:
             raise HoldForbidden("every die is held: nothing left to throw")
-        values = tuple(values)
+        values = _numbers(values, "dice", 64)
         self._check_faces(values)
         before = list(self.dice) if self.rolls else [0] * self.ruleset.dice
         if len(values) == len(thrown):
@@ -231,7 +234,7 @@ class Turn:
         """
         if not self.rolls:
             raise NotRolled("no roll yet this turn: nothing to keep")
-        given = list(positions)
+        given = list(_numbers(positions, "positions", 64))
         for position in given:
             if not _is_position(position, self.ruleset.dice):
                 raise InvalidDice(
@@ -325,6 +328,23 @@ def throw(turn: Turn, rng: random.Random) -> Turn:
     """
     faces = turn.ruleset.faces
     return turn.roll(tuple(rng.randint(1, faces) for _ in turn.to_throw))
+
+
+def _numbers(values: Any, what: str, most: int) -> tuple[Any, ...]:
+    """``values`` as a tuple, integers of any type (NumPy's too) as plain ints; InvalidDice
+    when ``values`` is no sequence or holds more than ``most`` entries."""
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise InvalidDice(f"{what} must be a sequence of whole numbers, not {values!r}")
+    items = tuple(itertools.islice(values, most + 1))
+    if len(items) > most:
+        raise InvalidDice(f"{what}: more than {most} given")
+    out = []
+    for value in items:
+        try:
+            out.append(value if isinstance(value, bool) else operator.index(value))
+        except TypeError:
+            out.append(value)  # refused with its own message by the caller's check
+    return tuple(out)
 
 
 def _is_position(position: object, dice: int) -> bool:

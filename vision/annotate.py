@@ -7,6 +7,13 @@
 >>> out = annotate(frame, roll)
 >>> out.shape, bool(out.any()), bool(frame.any())
 ((120, 160, 3), True, False)
+
+A find left out of the answer gets a dashed outline of its own colour and its reason:
+
+>>> from dicetray.vision.reading import LeftOut
+>>> clip = Reading("ok", "", (), left_out=(LeftOut(120.0, 30.0, 24.0, "unlike"),))
+>>> tuple(int(v) for v in annotate(frame, clip)[30, 108]) == LEFT_OUT_COLOUR
+True
 """
 
 from __future__ import annotations
@@ -18,10 +25,12 @@ import numpy as np
 
 from dicetray.vision.reading import Reading
 
-__all__ = ["annotate"]
+__all__ = ["LEFT_OUT_COLOUR", "annotate"]
 
 OK_COLOUR = (60, 200, 60)
 UNSURE_COLOUR = (40, 140, 255)
+#: Magenta: no die has it, so a find left out never looks like a die read.
+LEFT_OUT_COLOUR = (255, 0, 255)
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 
 
@@ -41,6 +50,13 @@ def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
         x = min(max(3.0, die.x - die.size / 2), out.shape[1] - w - 4.0)
         _text(out, label, (round(x), round(min(y, out.shape[0] - base - 2))), colour, scale,
               thick)
+    for find in reading.left_out:
+        _dashed_square(out, find.x, find.y, find.size, LEFT_OUT_COLOUR, thick)
+        label = str(find.why)
+        (w, h), base = cv2.getTextSize(label, FONT, 0.8 * scale, thick)
+        x = min(max(3.0, find.x - find.size / 2), out.shape[1] - w - 4.0)
+        y = min(find.y + find.size / 2 + h + 4, out.shape[0] - base - 2)
+        _text(out, label, (round(x), round(max(y, h + 3))), LEFT_OUT_COLOUR, 0.8 * scale, thick)
     status = "ok " + " ".join(map(str, reading.values)) if reading.ok else reading.reason
     y = 4
     for line in _wrap(status, out.shape[1] - 16, scale, thick):
@@ -48,6 +64,21 @@ def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
         y += h + 8
         _text(out, line, (8, y), colour, scale, thick)
     return out
+
+
+def _dashed_square(out: np.ndarray, x: float, y: float, size: float,
+                   colour: tuple[int, int, int], thick: int) -> None:
+    """An upright square ``size`` wide centred on (x, y), drawn in dashes."""
+    half = size / 2
+    corners = [(x - half, y - half), (x + half, y - half), (x + half, y + half),
+               (x - half, y + half)]
+    dash = max(3.0, size / 8)
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1], strict=True):
+        steps = max(1, math.ceil(size / dash))
+        for k in range(0, steps, 2):
+            a, b = k / steps, min(1.0, (k + 1) / steps)
+            cv2.line(out, (round(x0 + a * (x1 - x0)), round(y0 + a * (y1 - y0))),
+                     (round(x0 + b * (x1 - x0)), round(y0 + b * (y1 - y0))), colour, thick)
 
 
 def _text(out: np.ndarray, text: str, org: tuple[int, int], colour: tuple[int, int, int],

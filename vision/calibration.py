@@ -49,6 +49,15 @@ BGR = tuple[int, int, int]
 
 _MIN_POLYGON_AREA = 1.0  # px²: anything smaller is a line or a point, not a zone
 _MAX_CONDITION = 1e12  # a homography this ill-conditioned is as good as singular
+# A calibration is about 1 KB of JSON; anything past this cap is not one (and /dev/zero
+# or a FIFO never ends): refused before it is read.
+MAX_CALIBRATION_BYTES = 1024 * 1024
+# No number in a calibration is anywhere near this (pixels, gains, a homography's
+# entries); past it a float loses whole pixels and an int may not convert to float.
+_MAX_MAGNITUDE = 1e12
+# Tray and ledge corners may lie a little outside the frame (a floor cut by the frame
+# edge), never further out than this many frame sides.
+_CORNER_REACH = 4
 
 
 @dataclass(frozen=True)
@@ -136,20 +145,21 @@ class Calibration:
     background_pixels: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        _check(self.version == CALIBRATION_VERSION,
+        _check(_is_version(self.version),
                f"unsupported version {self.version!r} (expected {CALIBRATION_VERSION})")
         object.__setattr__(self, "image_size", _size(self.image_size, "image_size"))
         width, height = self.image_size
-        object.__setattr__(self, "tray", _polygon(self.tray, "tray"))
+        reach = _CORNER_REACH * max(width, height)
+        object.__setattr__(self, "tray", _polygon(self.tray, "tray", reach))
         if self.ledge is not None:
-            object.__setattr__(self, "ledge", _polygon(self.ledge, "ledge"))
+            object.__setattr__(self, "ledge", _polygon(self.ledge, "ledge", reach))
         if self.homography is not None:
             object.__setattr__(self, "homography", _homography(self.homography))
             _check(self.topdown_size is not None, "homography given without topdown_size")
         if self.topdown_size is not None:
             object.__setattr__(self, "topdown_size", _size(self.topdown_size, "topdown_size"))
         _check(_is_number(self.die_size) and 2 <= self.die_size <= max(width, height) / 2,
-               f"die_size {self.die_size!r} px is not plausible for a {width}x{height} image")
+               f"die_size {_brief(self.die_size)} px is not plausible for a {width}x{height} image")
         object.__setattr__(self, "die_color", _bgr(self.die_color, "die_color"))
         object.__setattr__(self, "pip_color", _bgr(self.pip_color, "pip_color"))
         _check(self.background is None
@@ -273,23 +283,30 @@ class Calibration:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Calibration:
         """Read and validate a calibration; CalibrationError (file + reason) when corrupt."""
+        from dicetray.vision.imageio import read_bytes
+
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_bytes(path, MAX_CALIBRATION_BYTES).decode("utf-8")
         except FileNotFoundError:
             raise CalibrationError(
-                f"{path}: no calibration file (run `dicetray calibrate`)"
+                f"{_shown(path)}: no calibration file (run `dicetray calibrate`)"
             ) from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CalibrationError(f"{path}: cannot read the file ({exc})") from exc
+        except (OSError, ValueError) as exc:  # UnicodeDecodeError, an embedded NUL
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise CalibrationError(f"{_shown(path)}: cannot read the file ({why})") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise CalibrationError(f"{path}: not valid JSON ({exc})") from exc
+            raise CalibrationError(f"{_shown(path)}: not valid JSON ({exc})") from None
+        except (ValueError, RecursionError) as exc:  # an int of 5,000 digits; [[[[...
+            why = ("nested too deeply" if isinstance(exc, RecursionError)
+                   else "a number of over 4,300 digits")
+            raise CalibrationError(f"{_shown(path)}: not a calibration ({why})") from None
         try:
             cal = cls.from_json(data)
-        except (CalibrationError, ValueError, TypeError) as exc:
-            raise CalibrationError(f"{path}: {exc}") from exc
+        except (CalibrationError, ValueError, TypeError, OverflowError) as exc:
+            raise CalibrationError(f"{_shown(path)}: {exc}") from None
         if cal.background is None:
             return cal
         return cal.with_background(_read_background(path.parent / cal.background, cal, path))
@@ -299,7 +316,7 @@ class Calibration:
         """A calibration from its JSON dict, validated (CalibrationError naming the problem)."""
         _check(isinstance(data, dict), "the file must hold a JSON object")
         _check("version" in data, "missing field 'version'")
-        _check(data["version"] == CALIBRATION_VERSION,
+        _check(_is_version(data["version"]),
                f"unsupported version {data['version']!r} (expected {CALIBRATION_VERSION})")
         unknown = set(data) - _FIELDS
         _check(not unknown, f"unknown fields {sorted(unknown)}")
@@ -362,8 +379,31 @@ def _check(condition: object, reason: str) -> None:
 
 
 def _is_number(value: object) -> bool:
+    """A finite int or float of plausible size (never a bool, never 10**400)."""
     return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value))
+            and -_MAX_MAGNITUDE <= value <= _MAX_MAGNITUDE and math.isfinite(value))
+
+
+def _brief(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
+
+
+def _is_finite(value: object) -> bool:
+    """An int (of any size: the caller bounds it) or a finite float, never a bool."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
+
+
+def _is_version(value: object) -> bool:
+    return type(value) is int and value == CALIBRATION_VERSION  # `true == 1` is no version
+
+
+def _shown(path: Path) -> str:
+    from dicetray.vision.imageio import printable
+
+    return printable(path)
 
 
 def _as_tuple(value: Any, name: str) -> tuple[Any, ...]:
@@ -385,13 +425,15 @@ def _size(value: Any, name: str) -> tuple[int, int]:
     return (int(value[0]), int(value[1]))
 
 
-def _polygon(value: Any, name: str) -> Polygon:
+def _polygon(value: Any, name: str, reach: float = _MAX_MAGNITUDE) -> Polygon:
     _check(isinstance(value, (tuple, list)) and len(value) >= 3,
            f"{name} polygon needs at least 3 points")
     points = []
     for p in value:
-        _check(isinstance(p, (tuple, list)) and len(p) == 2 and all(_is_number(v) for v in p),
-               f"{name} polygon point {p!r} is not an (x, y) pair of numbers")
+        _check(isinstance(p, (tuple, list)) and len(p) == 2 and all(_is_finite(v) for v in p),
+               f"{name} polygon point {_brief(p)} is not an (x, y) pair of numbers")
+        _check(all(abs(v) <= reach for v in p),
+               f"{name} polygon point {_brief(p)} lies too far outside the image")
         points.append((float(p[0]), float(p[1])))
     _check(abs(_area(points)) >= _MIN_POLYGON_AREA,
            f"{name} polygon is degenerate (area {abs(_area(points)):.1f} px²)")
@@ -433,13 +475,13 @@ def _inside(polygon: Polygon, x: float, y: float) -> bool:
 
 
 def _read_background(png: Path, cal: Calibration, path: Path) -> np.ndarray:
-    import cv2
+    from dicetray.vision.imageio import ImageFileError, read_image
 
-    if not png.is_file():
-        raise CalibrationError(f"{path}: background image {png.name} is missing")
-    image = cv2.imread(str(png), cv2.IMREAD_COLOR)
-    if image is None:
-        raise CalibrationError(f"{path}: background image {png.name} is unreadable")
+    try:
+        image = read_image(png)
+    except ImageFileError as exc:
+        reason = "is missing" if exc.reason == "no such file" else f"is unreadable ({exc.reason})"
+        raise CalibrationError(f"{_shown(path)}: background image {png.name} {reason}") from None
     width, height = cal.image_size
     if image.shape[:2] != (height, width):
         raise CalibrationError(
@@ -451,8 +493,13 @@ def _read_background(png: Path, cal: Calibration, path: Path) -> np.ndarray:
 
 def _write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except OSError as exc:  # a full disk, a read-only folder: nothing half-written is left
+        tmp.unlink(missing_ok=True)
+        raise CalibrationError(f"{_shown(path)}: cannot write the file "
+                               f"({exc.strerror or exc})") from None
 
 
 # -- building a calibration from frames ----------------------------------------------------
@@ -522,6 +569,13 @@ def build_calibration(
                                "empty tray inside the tray zone)")
     singles = [b[0] for b in found if b[2] == 1] or [b[0] for b in found]
     die_size = float(np.median(singles))
+    # the dice the recognizer reads alone, before any calibration, measure their own
+    # size and colours: white dice on a pale tray differ from it by their pips only, and
+    # the difference measured the pips (16 px for dice 90 px wide, their colours swapped)
+    seen = _read_alone(shots, dice, reader)
+    if sum(len(r) for r in seen) >= MIN_DICE_SEEN:
+        die_size = float(np.median([d.size for r in seen for d in r]))
+        blobs = [[(d.size, _disc((height, width), d), 1) for d in r] for r in seen]
     die_color, pip_color = _dice_colours(shots, blobs, die_size, cv2)
     if tray is None:
         # the floor seen in the empty tray lies below the dice's top faces, which a
@@ -550,6 +604,31 @@ def build_calibration(
         confidences = [d.confidence for r in report.readings for d in r.dice]
         quality["confidence"] = float(np.mean(confidences)) if confidences else 0.0
     return replace(calibration, quality=quality), report
+
+
+#: Fewest dice read alone in the dice frames for their size and colours to be taken from
+#: them rather than from the difference with the empty tray.
+MIN_DICE_SEEN = 3
+
+
+def _read_alone(shots: Sequence[np.ndarray], dice: int | None,
+                reader: Reader | None) -> list[list[Any]]:
+    """Per dice frame, the dice the recognizer reads in it with no calibration (each with
+    a value, size and centre), whatever the answer's status: a refusal is often about
+    something else in the frame."""
+    reader = reader or _default_reader()
+    if reader is None:
+        return [[] for _ in shots]
+    return [list(reader(shot, None, dice).dice) for shot in shots]
+
+
+def _disc(shape: tuple[int, int], die: Any) -> np.ndarray:
+    """A mask (``shape``) of the disc inside a die read: its top face's middle."""
+    import cv2
+
+    mask = np.zeros(shape, np.uint8)
+    cv2.circle(mask, (round(die.x), round(die.y)), max(1, round(0.45 * die.size)), 1, -1)
+    return mask.astype(bool)
 
 
 def _check_frames(frames: Sequence[np.ndarray], shape: tuple[int, int] | None,

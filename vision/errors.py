@@ -20,6 +20,7 @@ __all__ = [
     "CameraError",
     "FrameError",
     "SettleTimeout",
+    "TeachingError",
     "VisionError",
 ]
 
@@ -42,3 +43,8 @@ class SettleTimeout(VisionError):  # noqa: N818 (name agreed in the vision model
 
 class FrameError(VisionError):
     """An image could not be read or has the wrong shape/type for the recognizer."""
+
+
+class TeachingError(VisionError):
+    """A teaching file is missing, foreign, of another version or damaged (the message
+    names the path and the reason), or a confirmed die is malformed."""

@@ -36,7 +36,8 @@ from typing import Any
 import numpy as np
 
 from dicetray.vision.calibration import Calibration, CameraSettings
-from dicetray.vision.errors import CameraError, FrameError
+from dicetray.vision.errors import CameraError
+from dicetray.vision.imageio import printable, read_image, write_image
 from dicetray.vision.scene import Scene, SimulatedTray, random_scene
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "SimulatedSource",
     "open_source",
     "read_image",
+    "write_image",
 ]
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -258,7 +260,16 @@ class OpenCVCameraSource(FrameSource):
 
         factory = capture_factory or cv2.VideoCapture
         self._device = device
-        self._file = isinstance(device, str) and Path(device).is_file()
+        if isinstance(device, str):
+            try:
+                device.encode("utf-8")
+            except UnicodeEncodeError:  # OpenCV takes paths as UTF-8 only: it would crash
+                raise CameraError(f"opencv: {printable(device)}: the name is not valid UTF-8; "
+                                  "rename the file") from None
+        try:
+            self._file = isinstance(device, str) and Path(device).is_file()
+        except (OSError, ValueError) as exc:  # a name too long, a NUL byte
+            raise CameraError(f"opencv: cannot open {printable(str(device))} ({exc})") from None
         # OpenCV logs its own warnings when a camera is missing; the CameraError says it
         get_level, set_level = _log_level_functions(cv2)
         quiet = get_level()
@@ -323,26 +334,6 @@ class OpenCVCameraSource(FrameSource):
 # -- folder of images -------------------------------------------------------------------------
 
 
-def read_image(path: str | os.PathLike[str]) -> np.ndarray:
-    """Read an image file as a BGR uint8 frame; FrameError naming the file when it can't be.
-
-    >>> read_image("/nonexistent.png")
-    Traceback (most recent call last):
-    ...
-    dicetray.vision.errors.FrameError: /nonexistent.png: no such file
-    """
-    import cv2
-
-    path = Path(path)
-    if not path.is_file():
-        raise FrameError(f"{path}: no such file")
-    data = np.fromfile(str(path), dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise FrameError(f"{path}: not a readable image ({data.size} bytes)")
-    return image
-
-
 class FolderSource(FrameSource):
     """Replays the images of a folder in name order (over and over with ``loop``)."""
 
@@ -351,11 +342,11 @@ class FolderSource(FrameSource):
     def __init__(self, folder: str | os.PathLike[str], loop: bool = False) -> None:
         self.folder = Path(folder)
         if not self.folder.is_dir():
-            raise CameraError(f"folder: {self.folder} is not a folder")
+            raise CameraError(f"folder: {printable(self.folder)} is not a folder")
         self.paths = sorted(p for p in self.folder.iterdir()
                             if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
         if not self.paths:
-            raise CameraError(f"folder: no images in {self.folder}")
+            raise CameraError(f"folder: no images in {printable(self.folder)}")
         self.loop = loop
         self._next = 0
         self._size: tuple[int, int] | None = None
@@ -372,7 +363,7 @@ class FolderSource(FrameSource):
         """The next image; CameraError at the end of a folder that does not loop."""
         if self._next >= len(self.paths):
             if not self.loop:
-                raise _ExhaustedError(f"folder: no more images in {self.folder}")
+                raise _ExhaustedError(f"folder: no more images in {printable(self.folder)}")
             self._next = 0
         path = self.paths[self._next]
         self._next += 1

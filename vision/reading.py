@@ -14,12 +14,20 @@ it is ``unsure`` and its ``reason`` starts with one of :data:`REASONS` followed 
 {'value': 5, 'x': 120.0, 'y': 80.5, 'confidence': 0.93, 'angle': 12.0, 'zone': 'tray', 'size': 48.0}
 >>> Reading("unsure", "blur: frame too blurred (sharpness 0.21)", ()).ok
 False
+
+Every find of the detector that the answer leaves out is kept too, with why (a key, a
+clip on the tray's rim, a knot in the wood), so a user can see what was passed by:
+
+>>> clip = LeftOut(300.0, 12.0, 40.0, Why.UNLIKE)
+>>> Reading("ok", "", (die,), left_out=(clip,)).to_json()["left_out"]
+[{'x': 300.0, 'y': 12.0, 'size': 40.0, 'why': 'unlike'}]
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Literal
 
 __all__ = [
@@ -27,8 +35,11 @@ __all__ = [
     "STATUSES",
     "ZONES",
     "DieReading",
+    "LeftOut",
     "Reading",
+    "Reason",
     "Status",
+    "Why",
     "Zone",
 ]
 
@@ -37,16 +48,20 @@ Zone = Literal["tray", "ledge", "unknown"]
 
 STATUSES: tuple[str, ...] = ("ok", "unsure")
 ZONES: tuple[str, ...] = ("tray", "ledge", "unknown")
+class Reason(StrEnum):
+    """Why a reading is ``unsure``: the leading word of its reason."""
+
+    WRONG_COUNT = "wrong-count"  # told how many dice, another number was read
+    COCKED = "cocked"  # a die leans on something: no face lies flat
+    EDGE = "edge"  # a die is cut by the frame's edge
+    BLUR = "blur"  # a die, or the frame, is smeared by motion
+    AMBIGUOUS = "ambiguous"  # a face's pips do not make one value cleanly
+    NO_DICE = "no-dice"  # nothing die-like in the frame
+    OVERLAP = "overlap"  # dice lie on one another
+
+
 #: Leading word of every ``unsure`` reason (the rest of the reason is free detail).
-REASONS: tuple[str, ...] = (
-    "wrong-count",
-    "cocked",
-    "edge",
-    "blur",
-    "ambiguous",
-    "no-dice",
-    "overlap",
-)
+REASONS: tuple[str, ...] = tuple(r.value for r in Reason)
 
 
 @dataclass(frozen=True)
@@ -95,6 +110,46 @@ class DieReading:
         }
 
 
+class Why(StrEnum):
+    """Why a find of the detector is left out of the answer."""
+
+    #: the detector scored it under its threshold and nothing on it reads as a die
+    FAINT = "faint"
+    #: the face classifier is sure it is no die (a key, a plug, a coin)
+    NO_DIE = "no-die"
+    #: no pips on it, and the classifier reads no face there (a magnet, a button)
+    BARE = "bare"
+    #: one spot on something far smaller than the dice, or a faint one (a speck, a screw)
+    SPECK = "speck"
+    #: unlike the dice read in the frame: their body colour, or their size (a clip on
+    #: the tray's rim, a knot in the wood)
+    UNLIKE = "unlike"
+    #: part of the empty tray the calibration was made on (a fixture, the wood's grain)
+    BACKGROUND = "background"
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A find left out of the answer: where (original image px), how large, and why.
+
+    >>> LeftOut(1.0, 2.0, 3.0, "speck").why is Why.SPECK
+    True
+    """
+
+    x: float
+    y: float
+    size: float
+    why: Why
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "why", Why(self.why))
+
+    def to_json(self) -> dict[str, Any]:
+        """This find as a plain JSON-ready dict."""
+        return {"x": round(float(self.x), 1), "y": round(float(self.y), 1),
+                "size": round(float(self.size), 1), "why": str(self.why)}
+
+
 @dataclass(frozen=True)
 class Reading:
     """The recognizer's answer for one frame.
@@ -102,7 +157,8 @@ class Reading:
     ``status`` is ``"ok"`` or ``"unsure"``; ``reason`` is ``""`` when ok, otherwise
     one of :data:`REASONS` plus detail (e.g. ``"cocked: die at (310, 200) leans"``).
     ``dice`` holds every die found (also when unsure, as far as it could be read);
-    ``ms`` is the time spent reading.
+    ``ms`` is the time spent reading; ``left_out`` the finds not taken for dice, with why
+    (:class:`LeftOut`).
 
     >>> Reading("ok", "oops", ())
     Traceback (most recent call last):
@@ -118,8 +174,11 @@ class Reading:
     reason: str
     dice: tuple[DieReading, ...] = field(default_factory=tuple)
     ms: float = 0.0
+    left_out: tuple[LeftOut, ...] = field(default_factory=tuple)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.left_out, tuple):
+            object.__setattr__(self, "left_out", tuple(self.left_out))
         if self.status not in STATUSES:
             raise ValueError(f"status must be 'ok' or 'unsure', got {self.status!r}")
         if not isinstance(self.dice, tuple):
@@ -158,14 +217,14 @@ class Reading:
 
     def with_ms(self, ms: float) -> Reading:
         """A copy of this reading with its timing set."""
-        return Reading(self.status, self.reason, self.dice, float(ms))
+        return Reading(self.status, self.reason, self.dice, float(ms), self.left_out)
 
     def to_json(self, image: str | None = None) -> dict[str, Any]:
-        """This reading as a JSON-ready dict: image, status, reason, dice, ms.
+        """This reading as a JSON-ready dict: image, status, reason, dice, ms, left_out.
 
         >>> Reading("unsure", "no-dice: nothing die-like", (), 1.234).to_json()
         {'image': None, 'status': 'unsure', 'reason': 'no-dice: nothing die-like',
-         'dice': [], 'ms': 1.23}
+         'dice': [], 'ms': 1.23, 'left_out': []}
         """
         return {
             "image": image,
@@ -173,4 +232,5 @@ class Reading:
             "reason": self.reason,
             "dice": [d.to_json() for d in self.dice],
             "ms": round(float(self.ms), 2),
+            "left_out": [f.to_json() for f in self.left_out],
         }

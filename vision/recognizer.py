@@ -68,7 +68,7 @@ from dicetray.vision.faces import fit_or_split, groups, linkable
 from dicetray.vision.gradients import Window, structure_at, structure_windows
 from dicetray.vision.layouts import LayoutFit, fit_layout, value_of_spots
 from dicetray.vision.pips import PipMaps, Pips, channels, chroma, find_pips, hat_maps, pip_maps
-from dicetray.vision.reading import DieReading, Reading
+from dicetray.vision.reading import DieReading, LeftOut, Reading, Reason, Why
 from dicetray.vision.resize import resize
 
 __all__ = ["read"]
@@ -178,6 +178,8 @@ class _Scene:
     light_max: np.ndarray
     windows: list[Window]  # the parts of the working image read (each filtered alone)
     box: int  # the side, working px, the gradient structure tensor is averaged over
+    dark_raw: np.ndarray | None = None  # the pip contrast maps before widening
+    light_raw: np.ndarray | None = None
 
     def peak_map(self, dark: bool) -> np.ndarray:
         return self.dark_max if dark else self.light_max
@@ -275,13 +277,18 @@ def _scene(img: np.ndarray, s: float, windows: list[Window] | None = None) -> _S
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_odd(0.7 * dmed),) * 2)
     dark_max = np.zeros(size, np.uint8)
     light_max = np.zeros(size, np.uint8)
+    dark_raw = np.zeros(size, np.uint8)
+    light_raw = np.zeros(size, np.uint8)
     for x0, y0, _, _, maps in parts:
         win = (slice(y0, y0 + maps.dark.shape[0]), slice(x0, x0 + maps.dark.shape[1]))
         dark_max[win] = cv2.dilate(maps.dark, k)
         light_max[win] = cv2.dilate(maps.light, k)
+        dark_raw[win] = maps.dark
+        light_raw[win] = maps.light
     # the structure tensor is worked out only where it is asked for (see _check)
     return _Scene(work=work, scale=s, pips=pips, face=face, dark_max=dark_max,
-                  light_max=light_max, windows=windows, box=_odd(1.6 * dmed))
+                  light_max=light_max, windows=windows, box=_odd(1.6 * dmed),
+                  dark_raw=dark_raw, light_raw=light_raw)
 
 
 def _pip_size(sc: _Scene, found: list[_Die]) -> float | None:
@@ -658,7 +665,11 @@ def _subsets(pips: np.ndarray, dist: np.ndarray) -> list[np.ndarray]:
 #: Least pip offset of a face read at a find, as a share of the offset its size implies
 #: (0.3 of the edge): some dice have large pips drawn in towards the middle, and a die's
 #: rounded edges make the find a little larger than its flat top.
-MIN_OFFSET = 0.5
+MIN_OFFSET = 0.35
+#: Reach from a single pip, in pip offsets, within which no other pip of its colour may
+#: lie for it to be read as a 1 (the face reaches 1.65 from its centre; a 2 whose pips
+#: sit towards the centre has them 0.9 apart).
+LONE = 1.3
 
 
 def _face_of(p: Pips, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool) -> _Die | None:
@@ -669,6 +680,12 @@ def _face_of(p: Pips, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool)
     if len(idx) == 1:
         i = int(idx[0])
         if math.hypot(p.x[i] - centre[0], p.y[i] - centre[1]) > 0.5 * a:
+            return None
+        # a 1 says the rest of its face is blank: another pip of its colour well inside
+        # the face (a side face's lie past its edge) says otherwise
+        others = (p.dark == dark) & (np.hypot(p.x - p.x[i], p.y - p.y[i]) <= LONE * a)
+        others[i] = False
+        if others.any():
             return None
         return _Die(1, LayoutFit(1, np.array([p.x[i], p.y[i]]), np.eye(2) * a, 0.0), a, [i],
                     dark, 1.0)
@@ -707,6 +724,17 @@ FAINT_NONE = 0.5
 READ_AGAIN = 0.7
 #: Below this probability for the value the pips read, the classifier disagrees.
 NET_DOUBT = 0.2
+#: Least confidence of the pips' own reading of a face of two or more pips (its grid's
+#: margin, fit and sharpness: see :func:`_check`) that counts as clean: where the
+#: classifier (trained on rendered crops; on a tray's white dice with red pips it read 11
+#: of 16 6s as 4s) reads several clean faces otherwise (:data:`UNHEARD`) it cannot veto
+#: them, and only the top face's pips agreeing with it change a value (:func:`_read_as`).
+#: Heeded always, it answered 7 more matteop65 photos silently wrong (a 1 and a slanted
+#: view's side-face pip read as a 2, one at a time).
+CLEAN_READ = 0.6
+#: How many clean faces in one frame the classifier must read otherwise for its
+#: disagreement to be set aside there.
+UNHEARD = 2
 #: ... also when its likeliest answer is "no die" or "no readable face", if it gives
 #: another value this much at least (a side face's pip read in with a 1's, say).
 OTHER_VALUE = 0.3
@@ -739,7 +767,8 @@ _UNREADABLE, _NONE = CLASSES.index("unreadable"), CLASSES.index("none")
 
 def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[_Die],
                     bare: list[_Die], faint: list[Candidate],
-                    early: dict[Candidate, np.ndarray]
+                    early: dict[Candidate, np.ndarray], why: dict[Candidate, Why] | None = None,
+                    teaching: Any = None
                     ) -> tuple[list[_Die], list[_Die], list[tuple[Candidate, np.ndarray]]]:
     """Ask the face classifier about every die found (see :mod:`dicetray.vision.classifier`),
     drop the finds it says are no die (:data:`NO_DIE`), and weigh its answer against the
@@ -748,15 +777,19 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
     a ``faint`` find (under the detector's threshold) it sees as a die smeared by motion
     is a moving die (:func:`_moving`), and so is a die the pips read on a smeared find it
     likeliest calls unreadable (:data:`MOVING_READ`). ``early`` holds the classifier's
-    answers, read once, on the finds it was asked about before the pips were read.
+    answers, read once, on the finds it was asked about before the pips were read; ``why``
+    gets why each find it leaves out is left out (:class:`~dicetray.vision.reading.Why`).
     Returns (dice, unread, left out): the last, each find no die stands for, with the
     classifier's probabilities (see :func:`_guesses`)."""
+    why = {} if why is None else why
     finds = [d.found for d in (*dice, *unread, *bare) if d.found is not None]
     moving = [_unread(sc, c, "blur", MOVING) for c in _moving(img, faint, finds)]
     every = [*dice, *unread, *bare]  # each one a find of the detector (see _confirm)
     if not every:
         return dice, [*unread, *moving], []
     seen = _opinions(img, every, early)
+    if teaching is not None:  # read by the prototypes of the dice confirmed on this tray
+        seen = {k: teaching.second_opinion(p) for k, p in seen.items()}
     # a face read only by looking closer stands only where the classifier reads a value
     # but is unsure of it, or is unsure the die shows no readable face (then in doubt);
     # elsewhere the find is weighed as before it was looked at again
@@ -789,10 +822,18 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
     # a thing on the table the detector took for a die, whatever its marks read as (the
     # classifier never saw a die cut by the frame: such a find stays, to be refused)
     frame = (float(img.shape[1]), float(img.shape[0]))
+    for d in (*dice, *unread, *bare):
+        if d.found is not None and float(seen[id(d)][_NONE]) >= NO_DIE:
+            why[d.found] = Why.NO_DIE
     dice, unread, bare = ([d for d in group if float(seen[id(d)][_NONE]) < NO_DIE
                            or d.found is None or _cut(d.found, frame, 0.5)]
                           for group in (dice, unread, bare))
-    rescued, unread = _weigh_unread(img, unread, bare, seen, finds)
+    rescued, unread = _weigh_unread(img, sc, unread, bare, seen, finds, why)
+    unread, unlike = _set_apart(img, unread, dice)
+    moving, unlike_moving = _set_apart(img, moving, dice)
+    for d in (*unlike, *unlike_moving):
+        if d.found is not None:
+            why[d.found] = Why.UNLIKE
     taken = {id(d) for d in (*rescued, *unread)}
     rescued += _look_alike(img, [d for d in bare if id(d) not in taken], [*dice, *rescued],
                            unread, seen, finds)
@@ -805,7 +846,7 @@ def _second_opinion(img: np.ndarray, sc: _Scene, dice: list[_Die], unread: list[
             die.problem, die.detail = "blur", MOVING
     for die in dice:
         _fewer_than_seen(sc, die, seen[id(die)])
-    answered = [*_weigh_read(sc, dice, seen), *rescued]
+    answered = [*_weigh_read(sc, dice, seen, why), *rescued]
     _odd_one_out(img, answered, seen)
     # a find the frame cuts shows a value only where the classifier reads a face there
     # (a cut die's pips may be outside; keys at the border make pip-like spots)
@@ -890,7 +931,8 @@ def _fewer_than_seen(sc: _Scene, die: _Die, p: np.ndarray) -> None:
     sc.pips, sc.face = old
 
 
-def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> list[_Die]:
+def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray],
+                why: dict[Candidate, Why] | None = None) -> list[_Die]:
     """The dice the pips read, weighed against the classifier (``seen``).
 
     A single pip on a faint find is a die only when the classifier is sure of the 1 (or
@@ -918,7 +960,20 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
                  and int(np.argmax(p)) in (_UNREADABLE, 1, _NONE))
         return faint or d.found.size < small
 
+    for d in dice:
+        if why is not None and d.found is not None and stray(d):
+            why[d.found] = Why.SPECK
     dice = [d for d in dice if not stray(d)]
+    # the classifier was trained on rendered dice: where it reads two or more of the
+    # faces the pips read cleanly otherwise, and the top face's pips bear out none of
+    # its values, it is not reading these dice, and its disagreement is no evidence
+    # against a clean face (one disagreement is heeded)
+    clean = {id(d) for d in dice if not d.problem and d.value > 1
+             and d.confidence >= CLEAN_READ and _centred(sc, d)}
+    disagree = [(d, 1 + int(np.argmax(seen[id(d)][1:7]))) for d in dice if id(d) in clean]
+    disagree = [(d, v) for d, v in disagree if v != d.value]
+    credible = (len(disagree) < UNHEARD
+                or any(_read_as(sc, d, v) is not None for d, v in disagree))
     for die in dice:
         p = seen[id(die)]
         value = 1 + int(np.argmax(p[1:7]))  # the value it finds likeliest
@@ -936,8 +991,16 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
             if _likelier(p, value, die.value) and not _centre_blank(sc, die, value):
                 die.value = value
             continue
-        die.confidence = min(die.confidence, float(p[die.value]))
         best = int(np.argmax(p))
+        if not credible and id(die) in clean:
+            # a face whose pips fill its layout cleanly: the classifier is a second
+            # opinion only; where it reads another value the top face's pips must agree
+            if best != die.value and 1 <= best <= 6 and float(p[best]) >= READ_AGAIN:
+                face = _read_as(sc, die, best)
+                if face is not None:
+                    _take(die, face, float(p[best]))
+            continue
+        die.confidence = min(die.confidence, float(p[die.value]))
         if best in (_UNREADABLE, _NONE) and float(p[value]) >= OTHER_VALUE:
             best = value
         # else a die it calls unreadable or no die is left to the pips: on real photos an
@@ -952,6 +1015,21 @@ def _weigh_read(sc: _Scene, dice: list[_Die], seen: dict[int, np.ndarray]) -> li
             if _likelier(p, best, die.value) and not _centre_blank(sc, die, best):
                 die.value = best
     return dice
+
+
+#: Farthest a face's fit may lie from the centre of the die the detector found, in pip
+#: offsets, for it to count as the whole top face (every layout is centred on its face).
+#: On 400 rendered hard frames the 2s read off a side's two corners (of a 4, a 5) or a
+#: 1 and a neighbour's pip lay 0.49-0.9 off; true 2s and 3s mostly under 0.4.
+CENTRED = 0.4
+
+
+def _centred(sc: _Scene, die: _Die) -> bool:
+    """Whether a face's fit is centred on its find (:data:`CENTRED`)."""
+    if die.found is None:
+        return False
+    centre, a, _ = _on_find(sc, die.found)
+    return math.hypot(*(die.fit.centre - centre)) <= CENTRED * a
 
 
 def _centre_blank(sc: _Scene, die: _Die, seen: int) -> bool:
@@ -989,9 +1067,20 @@ def _likelier(p: np.ndarray, seen: int, read: int) -> bool:
     return float(p[seen]) >= GUESS or float(p[seen]) >= GUESS_RATIO * float(p[read])
 
 
-def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
-                  seen: dict[int, np.ndarray],
-                  finds: list[Candidate]) -> tuple[list[_Die], list[_Die]]:
+def _pips_inside(sc: _Scene, cand: Candidate) -> int:
+    """How many pips of one colour (the more numerous) lie well inside a find's top face
+    (within :data:`LONE` pip offsets of its centre, where no side face's pip lies)."""
+    p = sc.pips
+    if len(p) == 0:
+        return 0
+    _, a, dist = _on_find(sc, cand)
+    inside = dist <= LONE * a
+    return int(max((inside & p.dark).sum(), (inside & ~p.dark).sum()))
+
+
+def _weigh_unread(img: np.ndarray, sc: _Scene, unread: list[_Die], bare: list[_Die],
+                  seen: dict[int, np.ndarray], finds: list[Candidate],
+                  why: dict[Candidate, Why] | None = None) -> tuple[list[_Die], list[_Die]]:
     """The finds the pips could not read (``unread``) or saw no pips on (``bare``), read by
     the classifier (``seen``): returns (dice it read, dice still unread).
 
@@ -1006,6 +1095,7 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
     h, w = img.shape[:2]
     dice, kept = [], []
     bare_ids = {id(d) for d in bare}
+    why = {} if why is None else why
     for die in (*unread, *bare):
         p = seen[id(die)]
         best = int(np.argmax(p))
@@ -1020,13 +1110,19 @@ def _weigh_unread(img: np.ndarray, unread: list[_Die], bare: list[_Die],
                 float(p[best]) < BARE_GUESS and cand.score < BARE_SURE) or (
                 best == _UNREADABLE and (cand.score < BARE_SURE
                                          or float(p[best]) < BARE_UNREADABLE))):
+            why[cand] = Why.BARE
             continue  # no die: every face shows a pip, and a magnet or a button shows none
         cut = _cut(cand, (w, h), 0.5)
         if best == _NONE and cand.score < FAINT_NONE and not cut:
+            why[cand] = Why.FAINT
             continue  # neither network sees a die: a smeared cable, a label
         if best in (_UNREADABLE, _NONE):
             if best == _UNREADABLE:
                 _doubt(die, best)
+            kept.append(die)
+            continue
+        if best < _pips_inside(sc, cand):
+            _doubt(die, best)  # the face shows more pips than the classifier's value
             kept.append(die)
             continue
         die.value, die.confidence = best, float(p[best])
@@ -1052,6 +1148,14 @@ ALIKE_NONE = 0.1
 ALIKE_ROUND = 0.5
 #: ... and the most factor between its size and the median find's.
 ALIKE_SIZE = 1.35
+#: Most factor between the size of a find no face was read on and the dice read cleanly
+#: for it to be taken for one of them (:func:`_set_apart`): a leaning die's find comes
+#: out up to a third larger than a flat one's.
+UNLIKE_SIZE = 1.6
+#: ... and the least colour difference (as :data:`LOOK_ALIKE`) from every one of them: a
+#: die smeared by motion mixes its colour with the floor's (a grey die on 400 rendered
+#: hard frames lay 49 from its set), a clip or a knot is far from white dice (90 and more).
+UNLIKE_COLOUR = 90.0
 
 
 def _near(cand: Candidate, others: list[Candidate], reach: float) -> bool:
@@ -1124,6 +1228,36 @@ def _look_alike(img: np.ndarray, dropped: list[_Die], known: list[_Die], unread:
         die.detail = f"die at {{where}} is found faintly and read unsurely as a {die.value}"
         out.append(die)
     return out
+
+
+def _set_apart(img: np.ndarray, unread: list[_Die],
+               dice: list[_Die]) -> tuple[list[_Die], list[_Die]]:
+    """The finds no face was read on (``unread``) split into (kept, unlike): unlike are
+    those whose body colour lies further than :data:`UNLIKE_COLOUR` from every die the
+    pips read cleanly (``dice``), or whose size is off theirs by more than
+    :data:`UNLIKE_SIZE`, when those dice are a set (two at least, alike in colour):
+    a clip on the tray's rim or a knot in the wood is not a die, and must not refuse a
+    roll the dice themselves read cleanly. A find the frame cuts is kept (refused)."""
+    clean = [d.found for d in dice if d.value and not d.problem and d.found is not None]
+    if len(clean) < 2 or not unread:
+        return unread, []
+    bodies = np.array([_body(img, f) for f in clean])
+    spread = max(float(np.linalg.norm(bodies[i] - bodies[j]))
+                 for i in range(len(bodies)) for j in range(i + 1, len(bodies)))
+    if spread > LOOK_ALIKE:
+        return unread, []  # dice of many colours: no one look to compare with
+    size = statistics.median(f.size for f in clean)
+    frame = (float(img.shape[1]), float(img.shape[0]))
+    kept, unlike = [], []
+    for die in unread:
+        cand = die.found
+        if die.value or cand is None or _cut(cand, frame, 0.5):
+            kept.append(die)
+            continue
+        off = not 1 / UNLIKE_SIZE <= cand.size / size <= UNLIKE_SIZE
+        (unlike if off or _colour_gap(_body(img, cand), bodies) > UNLIKE_COLOUR
+         else kept).append(die)
+    return kept, unlike
 
 
 def _odd_one_out(img: np.ndarray, dice: list[_Die], seen: dict[int, np.ndarray]) -> None:
@@ -1224,6 +1358,9 @@ def _doubt(die: _Die, seen: int) -> None:
         die.problem = die.problem if die.problem in ("blur", "cocked") else (
             "blur" if moving else "cocked")
         die.detail = "die at {where} is leaning or moving: no face can be read"
+    elif not die.value:
+        die.problem = "ambiguous"
+        die.detail = f"die at {{where}} shows more pips than the {seen} it looks like"
     else:
         die.problem = "ambiguous"
         die.detail = f"die at {{where}}: its pips read {die.value} but it looks like a {seen}"
@@ -1235,10 +1372,18 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
         return
     p = sc.pips
     h, w = sc.work.shape[:2]
-    shapes = [_shape(die.fit) for die in dice if die.value >= 4]
-    ref = np.median(np.array(shapes), axis=0) if len(shapes) >= 3 else None
-    # dice in one frame are one size: a face read at another size was framed wrongly
-    multi = [die.offset for die in dice if die.value > 1]
+    # each layout's aspect as these dice draw it (a 6's columns may sit close together,
+    # so its grid is no square): a face is compared with faces of its own value only,
+    # by the aspect of its grid, whatever its turn
+    refs = {}
+    for value in (4, 5, 6):
+        skews = [die.fit.skew for die in dice if die.value == value]
+        if len(skews) >= 3:
+            refs[value] = _median(skews)
+    # dice in one frame are one size: a face read at another size was framed wrongly.
+    # The size is the die's body where the detector found it (a 2's pips may sit
+    # towards the centre: their spread is the dice's design, not the die's size)
+    multi = [_size_of(die) for die in dice if die.value > 1]
     sizes = _median(multi) if len(multi) >= 3 else None
     # every die's pips' gradient structure at once (its cost is per call, not per pip)
     own = [np.asarray(die.pips, np.intp) for die in dice]
@@ -1262,7 +1407,7 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
             # read the face off the whole grid: a pip the finder missed still shows as
             # contrast on its spot, and a spot that is neither clearly pip nor clearly
             # blank face leaves the value in doubt
-            spots = _spots(sc, die)
+            spots = _near_spots(sc, die, _spots(sc, die))
             on = spots >= SPOT_ON
             value = value_of_spots(on)
             unclear = (spots > SPOT_OFF) & ~on
@@ -1272,15 +1417,14 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
                 die.value = value
             lowest_on = min(float(spots[on].min()), 1.0) if on.any() else 0.0
             margin = lowest_on - (float(spots[~on].max()) if (~on).any() else 0.0)
-        if sizes is not None and not 0.75 <= die.offset / sizes <= 1.33:
+        if sizes is not None and not 0.75 <= _size_of(die) / sizes <= 1.33:
             die.problem = die.problem or "ambiguous"
         if out:
             die.problem = "edge"
-        elif die.value >= 4:
-            dev = (
-                float(np.abs(_shape(fit) - ref).max()) if ref is not None else abs(fit.skew - 1.0)
-            )
-            if dev > (0.45 if ref is not None else 0.8):
+        elif die.value >= 4 and (die.value in refs or die.value != 6):
+            ref = refs.get(die.value)
+            dev = abs(fit.skew / ref - 1.0) if ref is not None else abs(fit.skew - 1.0)
+            if dev > (COCKED_ASPECT if ref is not None else 0.8):
                 die.problem = die.problem or "cocked"
         # motion blur smears pips along one direction: the gradients around them lose
         # their roundness (a sharp pip has an isotropic structure tensor)
@@ -1289,6 +1433,53 @@ def _check(sc: _Scene, dice: list[_Die]) -> None:
             die.problem = "blur"
         die.confidence = min(max(
             min(margin, 1.0) * (1.0 - fit.residual) * min(1.0, 0.5 + roundness), 0.0), 1.0)
+
+
+#: Most a face's grid aspect may differ, as a share, from the median of three or more
+#: faces of its value in the frame before it is called cocked (a die leaning 40 degrees
+#: shows its face foreshortened to 0.77, an aspect 1.3 times the flat faces').
+COCKED_ASPECT = 0.3
+
+
+def _size_of(die: _Die) -> float:
+    """A die's size for comparing with the others': its find's edge when the detector
+    found it (working px do not matter: the dice of one frame share them), else its
+    pips' spread scaled to an edge."""
+    if die.found is not None:
+        return float(die.found.size)
+    return 2 * HALF_EDGE * die.offset
+
+
+#: Nearest a grid spot may lie to a pip found on its face, in pip diameters, for its
+#: contrast to be read on the widened maps (:func:`_scene` widens each pip's contrast by
+#: 0.35 of a pip so a grid a little off still finds it): nearer, the widening alone
+#: makes the spot read as the pip, so it is read on the maps as found (:func:`_near_spots`).
+#: Measured on sketched dice: a 6's middle spots with its columns at 0.6 of the usual
+#: spread lie 0.89 pip diameters from them and read 0.55 widened; a 2's blank spots with
+#: its pips drawn in to 0.14 of the edge lie 0.86 away and read 0.7-1.0 widened.
+PIP_APART = 1.0
+
+
+def _near_spots(sc: _Scene, die: _Die, spots: np.ndarray) -> np.ndarray:
+    """``spots`` (the contrast on a face's nine grid spots) with those nearer a pip of the
+    face than :data:`PIP_APART`, but not on it, read again on the maps before widening:
+    a 6 whose columns sit close together, a 2 whose pips sit towards the centre. A pip
+    really there still reads as one."""
+    raw = sc.dark_raw if die.dark else sc.light_raw
+    if raw is None or die.spots_map is not None:
+        return spots
+    p = sc.pips
+    grid = die.fit.grid()
+    own = np.stack([p.x[die.pips], p.y[die.pips]], axis=1)
+    d = _median(p.d[die.pips])
+    r = np.hypot(grid[:, None, 0] - own[None, :, 0], grid[:, None, 1] - own[None, :, 1]).min(1)
+    near = (r > 0.5 * d) & (r < PIP_APART * d)
+    if not near.any():
+        return spots
+    out = spots.copy()
+    peak = _median(p.peak[die.pips])
+    out[near] = _sample(raw, *grid[near].T).astype(np.float32) / peak
+    return out
 
 
 def _shape(fit: LayoutFit) -> np.ndarray:
@@ -1363,7 +1554,7 @@ def _smeared(sc: _Scene) -> bool:
     return _roundness(*(float(v) for v in t[strong].sum(axis=0))) < MIN_ROUNDNESS
 
 
-_REASON_ORDER = ("blur", "edge", "cocked", "ambiguous")
+_REASON_ORDER = (Reason.BLUR, Reason.EDGE, Reason.COCKED, Reason.AMBIGUOUS)
 
 
 def _zone(calibration: Any, x: float, y: float) -> str:
@@ -1377,8 +1568,56 @@ def _zone(calibration: Any, x: float, y: float) -> str:
     return zone if zone in ("tray", "ledge") else "unknown"
 
 
-def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) -> Reading:
+#: Least difference (8-bit, the strongest channel, 99th percentile over the middle of a
+#: find, both smoothed 5x5) between a frame and the calibration's empty tray for a find
+#: to be something put there: a die's pips differ by 60 and more even on a floor of its
+#: own colour, and a 1's pip covers 3 % of that middle; a clip, a knot or the wood's
+#: grain that was there empty differs by noise and light.
+BACKGROUND_SAME = 25.0
+
+
+def _background(calibration: Any, img: np.ndarray) -> np.ndarray | None:
+    """The calibration's empty-tray image when it has one of the frame's size."""
+    get = getattr(calibration, "background_image", None)
+    bg = get() if callable(get) else None
+    if not isinstance(bg, np.ndarray) or bg.shape != img.shape or bg.dtype != np.uint8:
+        return None
+    return bg
+
+
+def _on_empty_tray(img: np.ndarray, bg: np.ndarray | None,
+                   finds: list[Candidate]) -> list[Candidate]:
+    """The finds that were there on the empty tray (:data:`BACKGROUND_SAME`): fixtures and
+    texture, never dice.
+
+    >>> tray = np.full((80, 80, 3), 120, np.uint8)
+    >>> frame = tray.copy(); frame[10:30, 10:30] = 240
+    >>> found = [Candidate(20, 20, 20.0, 0.9, "flat"), Candidate(60, 60, 20.0, 0.9, "flat")]
+    >>> [c.x for c in _on_empty_tray(frame, tray, found)]
+    [60]
+    """
+    if bg is None:
+        return []
+    same = []
+    for c in finds:
+        h = max(2, round(0.4 * c.size))
+        x, y = round(c.x), round(c.y)
+        ys, xs = slice(max(0, y - h), y + h), slice(max(0, x - h), x + h)
+        a, b = img[ys, xs], bg[ys, xs]
+        if a.size == 0:
+            continue
+        diff = cv2.absdiff(cv2.GaussianBlur(a, (5, 5), 0), cv2.GaussianBlur(b, (5, 5), 0))
+        if float(np.percentile(diff.max(axis=2), 99)) < BACKGROUND_SAME:
+            same.append(c)
+    return same
+
+
+def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None, *,
+         teaching: Any = None) -> Reading:
     """Read the dice in a BGR ``frame``; ``dice`` is the number expected (None: any).
+
+    With a ``teaching`` (:class:`dicetray.vision.teaching.Teaching`: the dice the players
+    confirmed on this tray) the classifier's answers are read by its prototypes.
 
     With a ``calibration`` (see :mod:`dicetray.vision.calibration`) its die size sets
     the scale and each die gets its zone; without one the dice set the scale.
@@ -1397,7 +1636,10 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
     _check_size(img, calibration)
     known = getattr(calibration, "die_size", None)
     finds = find_dice(img, FAINT_FIND, float(known) if known else None)
-    candidates = [c for c in finds if c.score >= THRESHOLD]
+    why: dict[Candidate, Why] = {}
+    for c in _on_empty_tray(img, _background(calibration, img), finds):
+        why[c] = Why.BACKGROUND
+    candidates = [c for c in finds if c.score >= THRESHOLD and c not in why]
     # the classifier reads every find while the pips are read (see _opinions)
     asked = classify_soon(img, [(c.x, c.y, c.size) for c in candidates])
     die_size = known or median_size(candidates)
@@ -1405,9 +1647,10 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
     found, unread, bare = _confirm(sc, found, candidates, (img.shape[1], img.shape[0]))
     _check(sc, found)
     _side_faces(sc, found)
-    faint = [c for c in finds if c.score < THRESHOLD]
+    faint = [c for c in finds if c.score < THRESHOLD and c not in why]
     early = dict(zip(candidates, asked.result(), strict=True))
-    found, unread, left_out = _second_opinion(img, sc, found, unread, bare, faint, early)
+    found, unread, left_out = _second_opinion(img, sc, found, unread, bare, faint, early, why,
+                                              teaching)
     for die in found:
         if not die.problem and die.confidence < MIN_CONFIDENCE:
             die.problem, die.detail = "ambiguous", UNSURE_READ
@@ -1451,5 +1694,9 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None) ->
             if _smeared(sc)
             else "no-dice: nothing die-like in the frame"
         )
+    shown = {d.found for d in (*found, *unread, *guessed)}
+    passed_by = tuple(
+        LeftOut(c.x, c.y, c.size, why.get(c, Why.FAINT if c.score < THRESHOLD else Why.BARE))
+        for c in finds if c not in shown)
     ms = (time.perf_counter() - start) * 1000
-    return Reading("unsure" if reason else "ok", reason, readings, ms)
+    return Reading("unsure" if reason else "ok", reason, readings, ms, passed_by)

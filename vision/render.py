@@ -665,6 +665,8 @@ def save_dataset(folder: str | os.PathLike[str], n: int, seed: int = 0, hard: bo
     space-separated ascending, ``readable``) and ``truth.jsonl`` (one
     :meth:`FrameTruth.to_json` per line, with its ``image``). Returns the folder.
     """
+    from dicetray.vision.imageio import write_image
+
     folder = Path(folder)
     (folder / "images").mkdir(parents=True, exist_ok=True)
     with open(folder / "labels.csv", "w", newline="", encoding="utf-8") as labels, \
@@ -674,7 +676,7 @@ def save_dataset(folder: str | os.PathLike[str], n: int, seed: int = 0, hard: bo
         for i, (frame, truth) in enumerate(render_dataset(n, seed, hard,
                                                           image_size=image_size)):
             name = f"images/{i:05d}.png"
-            cv2.imwrite(str(folder / name), frame)
+            write_image(folder / name, frame)  # through bytes: any folder name
             table.writerow([name, len(truth.dice), " ".join(map(str, truth.values)),
                             int(truth.readable)])
             truths.write(json.dumps({"image": name, **truth.to_json()}) + "\n")

@@ -21,20 +21,29 @@ from pathlib import Path
 
 import click
 
-from dicetray.firmware.paths import ensure_data_dir
+from dicetray.firmware.commands.errors import check_target
+from dicetray.firmware.paths import data_dir
 
 CALIBRATION_FILE = "calibration.json"
+# --size: the Pi cameras capture at most 4608 pixels a side (Camera Module 3); below 64
+# pixels no die is large enough to read.
+FRAME_SIDES = (64, 4608)
 
 
 @contextmanager
 def _vision_errors() -> Iterator[None]:
-    """Turn a vision error into a one-line click error (no traceback)."""
+    """Turn a vision error (or OpenCV's own) into a one-line click error (no traceback)."""
+    import cv2
+
     from dicetray.vision.errors import VisionError
 
     try:
         yield
     except VisionError as exc:
         raise click.ClickException(" ".join(str(exc).split())) from None
+    except cv2.error as exc:
+        last = (str(exc).strip().splitlines() or ["unknown"])[-1]
+        raise click.ClickException(f"OpenCV failed: {' '.join(last.split())}") from None
 
 
 def _points(text: str | None, name: str) -> tuple[tuple[float, float], ...] | None:
@@ -60,8 +69,13 @@ def _size(text: str | None) -> tuple[int, int] | None:
     try:
         width, height = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise click.BadParameter(f"expected WIDTHxHEIGHT, got {text!r}",
+        shown = text if len(text) <= 40 else f"{text[:40]}..."
+        raise click.BadParameter(f"expected WIDTHxHEIGHT, got {shown!r}",
                                  param_hint="--size") from None
+    low, high = FRAME_SIDES
+    if not (low <= width <= high and low <= height <= high):
+        raise click.BadParameter(f"each side must be {low} to {high} pixels, got {text!r}",
+                                 param_hint="--size")
     return (width, height)
 
 
@@ -100,7 +114,9 @@ def _wait_for_enter(message: str) -> None:
 @click.option("--tray", metavar="'x,y x,y ...'",
               help="The tray's corners in image pixels (found automatically when not given).")
 @click.option("--ledge", metavar="'x,y x,y ...'", help="The hold ledge's corners in image pixels.")
-@click.option("--size", metavar="WxH", help="With --source: the frame size to capture.")
+@click.option("--size", metavar="WxH",
+              help=f"With --source: the frame size to capture ({FRAME_SIDES[0]} to "
+                   f"{FRAME_SIDES[1]} pixels a side).")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the calibration here.")
 @click.option("--data-dir", "data_dir_option", type=click.Path(file_okay=False),
               help="Data directory (overrides the group option).")
@@ -123,6 +139,10 @@ def calibrate(ctx: click.Context, empty_paths: tuple[str, ...], dice_paths: tupl
         raise click.UsageError("give either --source or --empty/--dice images, not both")
     if not source and not (empty_paths and dice_paths):
         raise click.UsageError("give --empty and --dice images, or a --source to take them from")
+    obj = ctx.find_object(dict) or {}
+    target = check_target(
+        Path(out) if out else data_dir(data_dir_option or obj.get("data_dir")) / CALIBRATION_FILE,
+        "--out" if out else "calibration")
     with _vision_errors():
         if source:
             with open_source(source, size=frame_size) as frames:
@@ -137,9 +157,6 @@ def calibrate(ctx: click.Context, empty_paths: tuple[str, ...], dice_paths: tupl
             names = [str(p) for p in dice_files]
             calibration, report = build_calibration(empty, dice_frames, tray=tray_points,
                                                     ledge=ledge_points, dice=count)
-        obj = ctx.find_object(dict) or {}
-        target = Path(out) if out else ensure_data_dir(
-            data_dir_option or obj.get("data_dir")) / CALIBRATION_FILE
         kept = report.status != "ok" and target.exists() and not force
         if not kept:
             calibration.save(target)

@@ -16,6 +16,7 @@ import pytest
         "benchmarks.baseline_golsteyn",
         "benchmarks.vision",
         "benchmarks.distort",
+        "benchmarks.hostile",
         "benchmarks.pages",
     ],
 )

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmarks.metrics import Tally, outcome, overlap
+from benchmarks.metrics import Answer, Tally, choose_floor, outcome, overlap, tally_of
 
 dice = st.lists(st.integers(1, 6), max_size=8)
 
@@ -88,3 +88,36 @@ class TestTally:
         assert Tally().share("right") == 0.0
         with pytest.raises(ValueError, match="outcome"):
             Tally().share("lost")  # type: ignore[arg-type]
+
+
+class TestHonestFigures:
+    def test_answered_accuracy_leaves_out_the_dice_of_refused_photos(self) -> None:
+        tally = Tally()
+        tally.add("unsure", (1, 2, 3), (1, 2, 3))  # shown right, but refused
+        tally.add("ok", (4, 4), (4, 5))
+        assert tally.die_accuracy == pytest.approx(4 / 5)
+        assert tally.answered_accuracy == pytest.approx(1 / 2)
+        assert (tally.answered, tally.clean_refused) == (1, 1)
+
+    def test_a_rightly_refused_frame_is_neither_answered_nor_a_clean_refusal(self) -> None:
+        tally = Tally()
+        tally.add("unsure", (), (2,), refuse_expected=True)
+        assert (tally.answered, tally.clean_refused, tally.answered_accuracy) == (0, 0, 1.0)
+
+
+class TestFloors:
+    ANSWERS = (
+        Answer("ok", (1, 2), (1, 2), confidence=0.9),
+        Answer("ok", (3,), (3,), confidence=0.5),
+        Answer("ok", (5,), (6,), confidence=0.4),
+        Answer("unsure", (2,), (2,), confidence=0.9),
+    )
+
+    def test_a_floor_refuses_the_answers_under_it_only(self) -> None:
+        t = tally_of(self.ANSWERS, 0.45)
+        assert (t.right, t.refused, t.wrong) == (2, 2, 0)
+
+    def test_the_floor_chosen_trades_refusals_for_silent_errors(self) -> None:
+        assert choose_floor(self.ANSWERS) == pytest.approx(0.45)
+        # when a silent error cost nothing, no floor would be needed
+        assert choose_floor(self.ANSWERS, wrong_cost=0.0) == 0.0

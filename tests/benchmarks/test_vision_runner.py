@@ -13,9 +13,12 @@ from benchmarks.vision import (
     START,
     Method,
     Sample,
+    floor_lines,
     measure,
     parse_args,
     progress_report,
+    real_speed,
+    real_speed_lines,
     set_table,
     speed_lines,
     timed,
@@ -235,3 +238,41 @@ def test_speed_lines_name_the_threads_in_the_text_and_the_estimate() -> None:
     assert "with 2 OpenCV threads unless the column says otherwise" in lines[0]
     assert "on 2 of its four cores" in lines[-1]
     assert "with 1 OpenCV thread unless" in speed_lines(table, 50, 5, None)[0]
+
+
+def test_set_table_gives_answered_dice_and_clean_refusals() -> None:
+    row = set_table(measure(SAMPLES, [Method("seer", sees)], repeat=1, tell_count=False))[2]
+    # answered: a (1 2 of 1 2) and b (3 for 4): 2 of 3 dice; c refused of 3 clean photos
+    assert row.endswith("| 66.7 % of 3 dice in 2 photos | 1 (33.3 %) |")
+
+
+def test_floor_lines_report_each_set_with_a_floor_chosen_on_the_other() -> None:
+    def unsure_below(frame: np.ndarray, dice: int | None) -> Reading:
+        values = tuple(int(v) for v in frame[0, :, 0] if v)
+        dice_read = tuple(DieReading(v, 0.0, 0.0, 0.0, "unknown", 0.1 * v, 10.0)
+                          for v in values)
+        return Reading("ok", "", dice_read)
+
+    one = measure([sample("a", (2,), (3,)), sample("b", (6,), (6,))],
+                  [Method("dicetray", unsure_below)], 1, False)
+    two = measure([sample("c", (5,), (5,)), sample("d", (1,), (1,))],
+                  [Method("dicetray", unsure_below)], 1, False)
+    lines = floor_lines({"one": one, "two": two})
+    # chosen on "one": refuse under 0.25 (its silent 2 at 0.2), which refuses two's 1
+    assert "| two | one | 0.25 | 1 (50.0 %) | 1 (50.0 %) | 0 (0.0 %) |" in "\n".join(lines)
+    assert "| one | two | 0.00 | 1 (50.0 %) | 0 (0.0 %) | 1 (50.0 %) |" in "\n".join(lines)
+    assert any("| one | one (tuned on itself) |" in line for line in lines)
+
+
+def test_real_speed_times_each_method_at_own_size_and_1280x960() -> None:
+    shapes: list[tuple[int, ...]] = []
+
+    def looks(frame: np.ndarray, dice: int | None) -> Reading:
+        shapes.append(frame.shape)
+        return reading_of(())
+
+    table = real_speed([sample("a", (1,), (1,))], [Method("dicetray", looks)], repeat=2)
+    assert set(table) == {"own size", "1280×960"}
+    assert shapes == [(2, 8, 3)] * 2 + [(960, 1280, 3)] * 2
+    lines = real_speed_lines({"set": table}, photos=1, repeat=2)
+    assert any(line.startswith("| set | 1280×960 |") for line in lines)

@@ -710,3 +710,10 @@ class TestKill:
         # each kill leaves at most one write committed but not yet acknowledged
         assert len(stored) - len(acknowledged) + len(rows) - len(readings) <= kills
         assert len(acknowledged) > self.RUNS  # the kills landed while it was writing
+
+
+def test_a_reading_id_past_sqlites_integers_is_no_reading(tmp_path: Path) -> None:
+    with Store(tmp_path) as store:
+        for reading_id in (2**63, -1, 10**30):
+            with pytest.raises(StoreError, match="no reading"):
+                store.reading(reading_id)

@@ -33,10 +33,17 @@ def _frames(seed: int, ledge_dice: int = 0, look=None) -> tuple[list, list, list
 
 
 def _fake_reader(truths: list[FrameTruth], wrong: int | None = None):
-    """A stand-in recognizer answering from the truth (wrong on frame ``wrong``)."""
-    calls = []
+    """A stand-in recognizer answering from the truth (wrong on frame ``wrong``); the
+    calls with a calibration (the read-back) are kept in ``calls``, the first reads
+    without one (which measure the dice) in ``alone``."""
+    calls, alone = [], []
 
     def read(frame: np.ndarray, calibration: Calibration | None, dice: int | None) -> Reading:
+        if calibration is None:
+            truth = truths[len(alone)]
+            alone.append((frame.shape, dice))
+            return Reading("ok", "", tuple(DieReading(d.value, d.x, d.y, 0.0, "unknown", 0.9,
+                                                      d.size) for d in truth.dice))
         truth = truths[len(calls)]
         calls.append((frame.shape, calibration, dice))
         found = tuple(DieReading(d.value, d.x, d.y, 0.0, calibration.zone_of(d.x, d.y), 0.9,
@@ -46,6 +53,7 @@ def _fake_reader(truths: list[FrameTruth], wrong: int | None = None):
         return Reading("ok", "", found)
 
     read.calls = calls  # type: ignore[attr-defined]
+    read.alone = alone  # type: ignore[attr-defined]
     return read
 
 
@@ -233,3 +241,29 @@ class TestFromASource:
                          "Roll the 5 dice onto the tray (2/2)"]
         assert report.status == "ok"
 
+
+
+class TestWhiteDiceOnAPaleTray:
+    """White dice with red pips on a pale tray differ from the empty tray by their pips
+    only: the difference alone measured the pips (16 px for dice 90 px wide)."""
+
+    TRAY = ((60, 60), (1860, 60), (1860, 1020), (60, 1020))
+
+    def _frames(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        from dicetray.vision.sketch import Fixture, FixtureKind, SketchDie, sketch
+
+        clips = [Fixture(FixtureKind.CLIP, x, 30, 80) for x in (300, 960, 1600)]
+        floor = (225, 228, 232)
+        empty = [sketch([], fixtures=clips, floor=floor, seed=k) for k in range(3)]
+        rng = np.random.default_rng(1)
+        shots = [sketch([SketchDie(int(rng.integers(1, 7)), 300 + 300 * i, 300 + 120 * (i % 3),
+                                   90.0, float(rng.uniform(0, 90))) for i in range(5)],
+                        fixtures=clips, floor=floor, seed=10 + k) for k in range(2)]
+        return empty, shots
+
+    def test_die_size_and_colours_come_from_the_dice_read(self) -> None:
+        empty, shots = self._frames()
+        calibration, _ = build_calibration(empty, shots, dice=5, tray=self.TRAY)
+        # the recognizer's edge is its pips' grid's (0.89 of these sketched dice's body)
+        assert calibration.die_size == pytest.approx(80.0, rel=0.1)
+        assert calibration.die_color[0] > 200 and calibration.pip_color[2] > 150

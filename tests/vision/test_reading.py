@@ -7,7 +7,7 @@ import json
 import pytest
 
 from dicetray.vision import DieReading, Reading
-from dicetray.vision.reading import REASONS
+from dicetray.vision.reading import REASONS, LeftOut, Why
 
 
 def _die(value: int, zone: str = "tray") -> DieReading:
@@ -62,4 +62,15 @@ def test_json_round_trips_through_text() -> None:
             }
         ],
         "ms": 3.25,
+        "left_out": [],
     }
+
+
+def test_the_finds_left_out_are_in_the_json_with_why_and_survive_the_timing() -> None:
+    clip = LeftOut(612.34, 8.0, 41.26, Why.UNLIKE)
+    roll = Reading("ok", "", (_die(3),), left_out=[clip]).with_ms(2.0)
+    data = json.loads(json.dumps(roll.to_json("a.png")))
+    assert data["left_out"] == [{"x": 612.3, "y": 8.0, "size": 41.3, "why": "unlike"}]
+    assert list(data)[:6] == ["image", "status", "reason", "dice", "ms", "left_out"]
+    with pytest.raises(ValueError):
+        LeftOut(1.0, 1.0, 1.0, "because")

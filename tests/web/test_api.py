@@ -123,6 +123,7 @@ def test_unknown_paths_and_large_bodies_answer_json(app):
                       content_type="application/json")
     assert huge.status_code == 413 and huge.get_json()["error"]
     assert phone.get("/api/frames/99999.jpg").status_code == 404
+    assert phone.get("/api/frames/9223372036854775808.jpg").status_code == 404  # past 64 bits
 
 
 def test_the_session_cookie_is_http_only_and_same_site(app):
