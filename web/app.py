@@ -64,6 +64,7 @@ def create_app(table: TableService, *, secret_key: bytes,
     app.json.sort_keys = False
     app.extensions["table"] = table
     app.extensions["web_settings"] = settings
+    app.extensions["told"] = {}  # the live stream's text of the newest state
     app.register_blueprint(api)
     app.register_blueprint(pages_blueprint())
     register_errors(app)
