@@ -195,9 +195,36 @@ def memory(seconds: float, seed: int) -> dict[str, float]:
     return figures
 
 
+def footprint(photos: str, reads: int) -> dict[str, float]:
+    """Peak RSS of the tray as it runs on a Pi, less the camera library: mock pins, frames
+    from a folder of real photos, the web app built, ``reads`` frames read."""
+    import dataclasses
+
+    from dicetray.firmware.config import CameraConfig, GpioConfig, TrayConfig
+    from dicetray.vision import read
+    from dicetray.web.app import create_app
+
+    config = dataclasses.replace(TrayConfig(), gpio=GpioConfig(factory="mock"),
+                                 camera=CameraConfig(source=f"folder:{photos}", size=(640, 480)))
+    with tempfile.TemporaryDirectory() as folder:
+        tray = open_tray(folder, config=config, code="BENCH")
+        create_app(tray.table, secret_key=os.urandom(32))
+        before = _rss_mb(os.getpid())
+        for _ in range(reads):
+            read(tray.rig.camera.capture(), None, dice=None)
+        tray.close()
+    peak = 0.0
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            peak = int(line.split()[1]) / 1024
+    return {"started_rss_mb": before, "peak_rss_mb": peak}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["roll", "load", "memory"])
+    parser.add_argument("what", choices=["roll", "load", "memory", "footprint"])
+    parser.add_argument("--photos",
+                        default="../shared/datasets/matteop65/Data/Training_Images/Valid")
     parser.add_argument("--rolls", type=int, default=30)
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=10.0)
@@ -215,6 +242,11 @@ def main(argv: list[str] | None = None) -> None:
         print(f"| clients | requests | per second | p50 ms | p95 ms |\n| ---: | ---: | ---: | "
               f"---: | ---: |\n| {args.clients} | {result['requests']} | "
               f"{result['per_second']:.0f} | {result['p50_ms']:.1f} | {result['p95_ms']:.1f} |")
+    elif args.what == "footprint":
+        result = footprint(args.photos, args.rolls)
+        print(f"| tray (mock pins, real photos) | RSS MB |\n| --- | ---: |\n"
+              f"| started, web app built | {result['started_rss_mb']:.0f} |\n"
+              f"| peak after {args.rolls} reads | {result['peak_rss_mb']:.0f} |")
     else:
         result = memory(args.seconds, args.seed)
         print("| tray | RSS MB | CPU % of one core |\n| --- | ---: | ---: |")

@@ -143,10 +143,13 @@ class Table:
     # -- what the phones see -----------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:
-        """The whole state as JSON-ready data (``GET /api/state``)."""
+        """The whole state as JSON-ready data (``GET /api/state``), made once per version
+        however many phones ask (treat it as read-only)."""
         with self._lock:
+            if self._told[0] == self.version:
+                return self._told[1]
             match = self.match
-            return {
+            state = {
                 "version": self.version,
                 "cycle": str(self.cycle.phase),
                 "why": self.cycle.why,
@@ -156,6 +159,8 @@ class Table:
                 "reading": self.reading,
                 "flags": list(self.flags),
             }
+            self._told = (self.version, state)
+            return state
 
     def wait(self, after: int, timeout: float) -> dict[str, Any] | None:
         """The state once its version is past ``after``, or None after ``timeout`` seconds."""
@@ -359,13 +364,11 @@ class Table:
     def _feed(self, event: CycleEvent) -> None:
         """Step the cycle (under the lock); hand slow actions to the runner."""
         self.cycle, actions = step(self.cycle, event, self.config.cycle)
-        self._bump()
+        if Action.APPLY in actions:
+            self._apply_reading()  # before the change is told: the dice come with it
+        self._bump()  # needs-help (ASK) is in the state: the phones ask
         for action in actions:
-            if action is Action.APPLY:
-                self._apply_reading()
-            elif action is Action.ASK:
-                pass  # the state says needs-help; the phones ask
-            else:
+            if action not in (Action.APPLY, Action.ASK):
                 self._run(lambda action=action: self._carry_out(action))
 
     def _carry_out(self, action: Action) -> None:
@@ -377,6 +380,9 @@ class Table:
             event = {Action.TUMBLE: Stalled(why), Action.WATCH: CameraLost(why)}.get(
                 action, ReadDone("unsure", f"ambiguous: the reading failed ({why})"))
         with self._lock:
+            if self._pending is not None:  # a reading: told together with its verdict
+                self.reading, self.reading_id = self._pending
+                self._pending = None
             self._feed(event)
 
     def _slow(self, action: Action) -> CycleEvent:
@@ -424,8 +430,7 @@ class Table:
                                             game_id=self.game_id)
         data["id"] = reading_id
         data["frame"] = f"/api/frames/{reading_id}.jpg"
-        with self._lock:
-            self.reading, self.reading_id = data, reading_id
+        self._pending = (data, reading_id)
         return ReadDone(reading.status, reading.reason)
 
     def _reader(self) -> Reader:
@@ -454,12 +459,14 @@ class Table:
                 self._act(Kept(throw.held))
             self._act(Rolled(throw.thrown))
             self._spots = throw.spots
-        except AgainstRules as exc:  # the dice do not fit the turn: the players decide
+        except TrayError as exc:  # the dice do not fit the turn, or cannot be saved
             self.cycle = Cycle(Phase.NEEDS_HELP, self.cycle.tumbles, str(exc), self.cycle.manual)
 
     # -- internals -------------------------------------------------------------------------------
 
     _spots: tuple[tuple[float, float], ...] = ()
+    _pending: tuple[dict[str, Any], int] | None = None
+    _told: tuple[int, dict[str, Any]] = (-1, {})
 
     def _restore(self) -> None:
         """Rebuild the current match from its stored events (after a restart)."""

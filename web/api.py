@@ -142,6 +142,8 @@ def get_events() -> Response:
     heartbeat = current_app.extensions["web_settings"].heartbeat_s
     after = _after(request.headers.get("Last-Event-ID") or request.args.get("version"))
     joined, name = _joined(), session.get("name")
+    you = json.dumps({"joined": joined, "name": name if joined else None})
+    told = current_app.extensions["told"]
 
     def stream() -> Iterator[str]:
         last = after
@@ -149,14 +151,23 @@ def get_events() -> Response:
         while True:
             if state is not None and state["version"] > last:
                 last = state["version"]
-                state = dict(state, you={"joined": joined, "name": name if joined else None})
-                yield f"id: {last}\nevent: state\ndata: {json.dumps(state)}\n\n"
+                yield f'id: {last}\nevent: state\ndata: {{"you": {you}, {_text(told, state)}\n\n'
             else:
                 yield ": heartbeat\n\n"
             state = table.wait(last, heartbeat)
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(stream(), mimetype="text/event-stream", headers=headers)
+
+
+def _text(told: dict[str, Any], state: dict[str, Any]) -> str:
+    """The state as JSON without its opening brace, made once per version for every stream
+    (20 phones would otherwise each serialise the same state)."""
+    version, text = told.get("last", (None, ""))
+    if version != state["version"]:
+        text = json.dumps(state)[1:]
+        told["last"] = (state["version"], text)  # one assignment: threads see a whole pair
+    return text
 
 
 def _after(text: str | None) -> int:

@@ -25,6 +25,7 @@ from flask import Flask
 
 from dicetray.firmware.service import TableService
 from dicetray.web.api import api, register_errors
+from dicetray.web.pages import pages_blueprint
 
 __all__ = ["WebSettings", "create_app"]
 
@@ -63,6 +64,8 @@ def create_app(table: TableService, *, secret_key: bytes,
     app.json.sort_keys = False
     app.extensions["table"] = table
     app.extensions["web_settings"] = settings
+    app.extensions["told"] = {}  # the live stream's text of the newest state
     app.register_blueprint(api)
+    app.register_blueprint(pages_blueprint())
     register_errors(app)
     return app

@@ -20,6 +20,10 @@ __all__ = ["run"]
 #: Threads of the WSGI server: each phone's live stream holds one while it is open, so a
 #: table of 8 players with a second device each, plus the page's own requests, fits.
 THREADS = 32
+#: Open connections the server accepts: a phone's browser keeps up to six to the tray (it
+#: loads the page's files in parallel, then keeps them alive), so waitress's default of
+#: 100 let the 16th phone of a table hang on connecting (benchmarks/pages.py, 20 phones).
+CONNECTIONS = 500
 
 
 @click.command("run")
@@ -60,7 +64,8 @@ def run(ctx: click.Context, simulate: bool, fast: bool, host: str, port: int,
         app = create_app(tray.table, secret_key=secret_key(folder))
         try:
             server = create_server(app, host=host, port=port, threads=THREADS,
-                                   channel_timeout=60, ident="dicetray")
+                                   connection_limit=CONNECTIONS, channel_timeout=60,
+                                   ident="dicetray")
         except OSError as exc:
             raise click.ClickException(f"cannot listen on {host}:{port} ({exc.strerror})") \
                 from None

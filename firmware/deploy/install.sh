@@ -31,7 +31,7 @@ DRY_RUN=0
 APT_PACKAGES=(python3-venv python3-pip python3-picamera2 python3-opencv python3-numpy python3-lgpio)
 # dicetray's runtime dependencies (pyproject.toml), all pure Python; installed by name so pip
 # never resolves dicetray's own metadata into a NumPy or OpenCV wheel
-PIP_PACKAGES=("click>=8.1" "gpiozero>=2.0" "flask>=3.0" "waitress>=3.0")
+PIP_PACKAGES=("click>=8.1" "gpiozero>=2.0" "flask>=3.0" "waitress>=3.0" "segno>=1.5")
 
 usage() {
     cat <<EOF

@@ -17,6 +17,7 @@ import pytest
         "benchmarks.vision",
         "benchmarks.distort",
         "benchmarks.hostile",
+        "benchmarks.pages",
     ],
 )
 def test_docstring_examples(name: str) -> None:

@@ -1,0 +1,35 @@
+// The tray snapshot of a reading with the value read drawn over each die.
+import { h, s } from "./dom.js";
+import { t } from "./i18n.js";
+
+export function frameFigure(reading) {
+  const figure = h("figure", { class: "snapshot" });
+  if (!reading || !reading.frame) return null;
+  const img = h("img", { src: reading.frame, alt: t("frame.alt"), loading: "lazy" });
+  const wrap = h("div", { class: "snapshot-view" }, img);
+  figure.append(wrap);
+  const overlay = () => {
+    const w = img.naturalWidth;
+    const hgt = img.naturalHeight;
+    if (!w || !hgt) return;
+    const svg = s("svg", { viewBox: `0 0 ${w} ${hgt}`, class: "snapshot-marks", "aria-hidden": "true" });
+    const r = Math.max(w, hgt) / 28;
+    for (const die of reading.dice || []) {
+      const sure = reading.status === "ok" || (die.confidence ?? 1) >= 0.5;
+      const g = s("g", { class: sure ? "mark" : "mark unsure" });
+      g.append(s("circle", { cx: die.x, cy: die.y, r: r * 1.25 }));
+      g.append(
+        s("text", { x: die.x, y: die.y - r * 1.6, "text-anchor": "middle", "font-size": r * 1.5 },
+          die.value ?? "?"),
+      );
+      svg.append(g);
+    }
+    wrap.append(svg);
+  };
+  if (img.complete) overlay();
+  else img.addEventListener("load", overlay, { once: true });
+  img.addEventListener("error", () => figure.classList.add("missing"), { once: true });
+  const read = (reading.dice || []).map((d) => d.value ?? "?").join(" ");
+  figure.append(h("figcaption", {}, `${t("frame.read")}: ${read}`));
+  return figure;
+}

@@ -1,0 +1,70 @@
+// Join the table with its code (typed, or from the QR code's link); a joined phone shows
+// the QR code for the next one.
+import { ApiError, get, post } from "./api.js";
+import { $, frame } from "./dom.js";
+import { t } from "./i18n.js";
+
+const CODE = "dicetray.code";
+const NAME = "dicetray.name";
+
+function share(code) {
+  if (!code) return;
+  $("#share").hidden = false;
+  $("#qr").src = `/join/qr.svg?code=${encodeURIComponent(code)}`;
+  $("#qr").alt = t("join.qr_alt");
+  $("#code-show").textContent = code;
+}
+
+function showJoined(name) {
+  const code = localStorage.getItem(CODE);
+  const note = $("#joined");
+  note.textContent = name ? t("join.joined", { name }) : t("join.joined_nameless");
+  if (!code) note.textContent += ` ${t("join.to_share")}`;
+  note.hidden = false;
+  // the QR code first: this phone is here to let the next one in
+  if (code) {
+    share(code);
+    $("#main").prepend($("#share"));
+    $("#join-form").hidden = true;
+  }
+}
+
+async function join(event) {
+  event.preventDefault();
+  const code = $("#code").value.trim();
+  const name = $("#name").value.trim();
+  const error = $("#join-error");
+  error.hidden = true;
+  if (!code) {
+    error.textContent = t("join.code_missing");
+    error.hidden = false;
+    return;
+  }
+  try {
+    await post("/api/join", { code, name });
+    localStorage.setItem(CODE, code);
+    if (name) localStorage.setItem(NAME, name);
+    window.location.assign("/");
+  } catch (err) {
+    error.textContent =
+      err instanceof ApiError && err.status === 403 ? t("join.wrong_code") : err.message || t("error.network");
+    error.hidden = false;
+  }
+}
+
+async function main() {
+  $("#join-form").addEventListener("submit", join);
+  const params = new URLSearchParams(window.location.search);
+  $("#code").value = params.get("code") || "";
+  $("#name").value = localStorage.getItem(NAME) || "";
+  await frame();
+  try {
+    const state = await get("/api/state");
+    if (state.you && state.you.joined) showJoined(state.you.name);
+  } catch {
+    // the form still works; the share part waits for a joined session
+  }
+  document.body.dataset.ready = "true";
+}
+
+main();
