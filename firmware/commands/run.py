@@ -60,21 +60,24 @@ def run(ctx: click.Context, simulate: bool, fast: bool, host: str, port: int,
                          seed=seed, code=code)
     except (TrayError, VisionError) as exc:
         raise click.ClickException(" ".join(str(exc).split())) from None
+    servers: list[Any] = []
     try:
-        app = create_app(tray.table, secret_key=secret_key(folder))
-        try:
-            server = create_server(app, host=host, port=port, threads=THREADS,
-                                   connection_limit=CONNECTIONS, channel_timeout=60,
-                                   ident="dicetray")
-        except OSError as exc:
-            raise click.ClickException(f"cannot listen on {host}:{port} ({exc.strerror})") \
-                from None
-        _announce(server, host, tray, simulate)
-        try:
-            with stop_on_signals(tray.rig.cup.stop, server.close):
-                server.run()
-        except (KeyboardInterrupt, SystemExit):  # Ctrl-C or SIGTERM: a clean stop
-            click.echo("dicetray: stopped; the motor is off.")
+        # the stops first: a SIGTERM while starting up also stops the motor and ends cleanly
+        with stop_on_signals(tray.rig.cup.stop, lambda: [s.close() for s in servers]):
+            app = create_app(tray.table, secret_key=secret_key(folder))
+            try:
+                servers.append(create_server(app, host=host, port=port, threads=THREADS,
+                                             connection_limit=CONNECTIONS, channel_timeout=60,
+                                             ident="dicetray"))
+            except OSError as exc:
+                raise click.ClickException(
+                    f"cannot listen on {host}:{port} ({exc.strerror})") from None
+            _announce(servers[0], host, tray, simulate)
+            servers[0].run()
+    except (KeyboardInterrupt, SystemExit):  # Ctrl-C or SIGTERM: a clean stop
+        click.echo("dicetray: stopped; the motor is off.")
+    except TrayError as exc:  # the secret key cannot be kept, say
+        raise click.ClickException(" ".join(str(exc).split())) from None
     finally:
         tray.close()
 

@@ -180,3 +180,18 @@ def test_undo_takes_back_the_last_entry_and_is_stored(tray):
     assert state["game"]["sheets"][0]["total"] == 0
     replayed = Match.from_events(tray.store.events(table.game_id))
     assert replayed.game.sheets[0].total == 0 and replayed.game.turn.rolled
+
+
+def test_a_jammed_cup_is_an_error_with_the_motor_off_and_a_new_roll_tries_again(tray):
+    table = tray.table
+    started(table)
+    tray.rig.sim.jam()
+    state = table.roll(table.version)
+    assert state["cycle"] == "error" and "home" in state["why"]
+    assert not tray.rig.cup.turning
+    assert tray.rig.status.status == "error"
+    assert state["game"]["turn"]["rolls_used"] == 0  # nothing was read, nothing counted
+    tray.rig.sim.unjam()
+    state = table.roll(table.version)
+    assert state["cycle"] == "idle" and state["game"]["turn"]["rolls_used"] == 1
+    assert tray.rig.status.status == "idle"
