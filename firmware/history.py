@@ -105,8 +105,10 @@ def face_counts(conn: sqlite3.Connection) -> dict[int, int]:
     """How often each face 1..6 came up, over the stored readings.
 
     A reading the players corrected counts with their values (the latest correction); an
-    ``ok`` reading without correction counts with the reader's values; an ``unsure``
-    reading nobody corrected does not count (its values are guesses).
+    ``ok`` reading without correction counts with the reader's values, less the dice on
+    the hold ledge (kept dice were counted when they were thrown; without a calibration no
+    die is known to be on the ledge); an ``unsure`` reading nobody corrected does not count
+    (its values are guesses).
     """
     counts = dict.fromkeys(range(1, 7), 0)
     corrected = conn.execute(
@@ -118,6 +120,7 @@ def face_counts(conn: sqlite3.Connection) -> dict[int, int]:
         "SELECT json_extract(d.value, '$.value') AS face, count(*) "
         "FROM readings AS r, json_each(r.reading, '$.dice') AS d "
         "WHERE json_extract(r.reading, '$.status') = 'ok' "
+        "AND coalesce(json_extract(d.value, '$.zone'), '') != 'ledge' "
         "AND r.id NOT IN (SELECT reading_id FROM corrections) "
         "GROUP BY face"
     ).fetchall()

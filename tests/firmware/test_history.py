@@ -135,3 +135,18 @@ class TestFaceCounts:
         store.add_correction(ok, reader=[5, 5], players=[5, 2])
         store.add_correction(ok, reader=[5, 5], players=[5, 3])
         assert store.face_counts() == {1: 0, 2: 0, 3: 1, 4: 0, 5: 1, 6: 0}
+
+
+def test_dice_kept_on_the_ledge_are_not_counted_again(tmp_path) -> None:
+    from dicetray.firmware.store import Store
+
+    def die(value, zone):
+        return {"value": value, "x": 1.0, "y": 1.0, "confidence": 0.9, "zone": zone}
+
+    with Store(tmp_path) as store:
+        first = [die(v, "tray") for v in (6, 6, 1, 2, 3)]
+        second = [die(6, "ledge"), die(6, "ledge")] + [die(v, "tray") for v in (4, 4, 5)]
+        for dice in (first, second):
+            store.add_reading({"status": "ok", "reason": "", "dice": dice}, frame=None,
+                              game_id=None)
+        assert store.face_counts() == {1: 1, 2: 1, 3: 1, 4: 2, 5: 1, 6: 2}
