@@ -22,6 +22,7 @@ __all__ = [
     "CupStalled",
     "DeviceError",
     "NoHardware",
+    "NotFound",
     "NotJoined",
     "StaleVersion",
     "StoreError",
@@ -95,3 +96,9 @@ class AgainstRules(TableError):
     """The rules forbid the command (unknown box, box filled, not your turn)."""
 
     status = 422
+
+
+class NotFound(TableError):
+    """What was asked for is not there (a stored game that does not exist)."""
+
+    status = 404

@@ -19,6 +19,7 @@ from dicetray.firmware.errors import (
     AgainstRules,
     BadRequest,
     Busy,
+    NotFound,
     NotJoined,
     StaleVersion,
     StoreError,
@@ -31,6 +32,7 @@ __all__ = [
     "AgainstRules",
     "BadRequest",
     "Busy",
+    "NotFound",
     "NotJoined",
     "StaleVersion",
     "StoreError",
@@ -66,3 +68,5 @@ class TableService(Protocol):
     def history(self) -> dict[str, Any]: ...
     def stats(self) -> dict[str, Any]: ...
     def frame(self, reading_id: int) -> Path | None: ...
+    def advice(self, player: int | None = None) -> dict[str, Any]: ...
+    def analysis(self, game_id: int | None = None) -> dict[str, Any]: ...

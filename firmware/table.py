@@ -23,6 +23,7 @@ import random
 import re
 import threading
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 from dicetray.firmware.config import TrayConfig
@@ -47,6 +48,7 @@ from dicetray.firmware.errors import (
     BadRequest,
     Busy,
     CupStalled,
+    NotFound,
     StaleVersion,
     TrayError,
     WrongCode,
@@ -55,6 +57,7 @@ from dicetray.firmware.ledge import Seen, throw_from
 from dicetray.rules import (
     Declared,
     Event,
+    Game,
     Kept,
     Match,
     NextGame,
@@ -66,7 +69,11 @@ from dicetray.rules import (
     load_ruleset,
 )
 
-__all__ = ["Reader", "Table", "fairness", "start_thread"]
+__all__ = ["COACH_OPTIONS", "Reader", "Table", "fairness", "start_thread"]
+
+#: How many of the best options the coach shows: five fit a phone's screen and still show
+#: how close the runners-up are.
+COACH_OPTIONS = 5
 
 #: A rule set a phone may ask for: a built-in id with house-rule options (never a path).
 RULESET_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}(\+[a-z0-9][a-z0-9-]{0,63}){0,8}")
@@ -115,8 +122,11 @@ class Table:
         config: TrayConfig | None = None,
         run: Callable[[Callable[[], None]], None] = start_thread,
         rng: random.Random | None = None,
+        advisor_dir: Path | None = None,
     ) -> None:
         self.store = store
+        self.advisor_dir = advisor_dir
+        self._advisors: dict[str, Any] = {}
         self.code = code
         self.rig = rig
         self.reader = reader
@@ -210,6 +220,94 @@ class Table:
             return getter(reading_id).frame_path
         except (TrayError, KeyError, LookupError):
             return None
+
+    # -- the coach ---------------------------------------------------------------------------
+
+    def advice(self, player: int | None = None) -> dict[str, Any]:
+        """The current player's best options on the dice now on the table (the top
+        :data:`COACH_OPTIONS`), or ``{"available": False, "why": ...}``. ``player``, when
+        given, must be the player whose turn it is."""
+        from dicetray.rules.advisor.advice import advise_game
+
+        with self._lock:
+            if self.match is None:
+                return _unavailable("no game yet: start one")
+            game = self.match.game
+            if player is not None:
+                if isinstance(player, bool) or not isinstance(player, int) or not (
+                        0 <= player < len(game.players)):
+                    raise BadRequest(f"player is a number from 0 to {len(game.players) - 1}")
+                if player != game.current:
+                    return _unavailable("not this player's turn")
+            if game.finished:
+                return _unavailable("the game is over")
+            if not game.turn.rolled:
+                return _unavailable("no roll yet this turn: roll first")
+            table, why = self._advisor(game.ruleset)
+            if table is None:
+                return _unavailable(why)
+            try:
+                found = advise_game(table, game)
+            except RulesError as error:
+                return _unavailable(" ".join(str(error).split()))
+            dice = tuple(game.turn.dice)
+            options = [_option(o, dice) for o in found.options[:COACH_OPTIONS]]
+            return {"available": True, "player": game.current, "rolls_left": found.rolls_left,
+                    "dice": list(dice), "options": options}
+
+    def analysis(self, game_id: int | None = None) -> dict[str, Any]:
+        """Every player's finished game against optimal play: the current game, or the stored
+        game ``game_id`` (of a match, its last game)."""
+        from dicetray.rules.advisor.analysis import analyse
+
+        if game_id is not None and (isinstance(game_id, bool) or not isinstance(game_id, int)):
+            raise BadRequest("game is a stored game's number")
+        with self._lock:
+            if game_id is None or game_id == self.game_id:
+                if self.match is None:
+                    raise AgainstRules("no game yet: start one")
+                events = tuple(self.match.game.events)
+                game_id = self.game_id
+            else:
+                try:
+                    events = _last_game(self.store.events(game_id))
+                except (TrayError, KeyError, LookupError) as error:
+                    raise NotFound(f"no stored game {game_id}") from error
+        if not events:
+            raise NotFound(f"no stored game {game_id}")
+        with _rules():
+            game = Game.from_events(events)
+        if not game.finished:
+            raise AgainstRules("the game is not over yet: the analysis comes at its end")
+        table, why = self._advisor(game.ruleset)
+        if table is None:
+            return {**_unavailable(why), "game": game_id}
+        players = []
+        with _rules():
+            for number, name in enumerate(game.players):
+                found = analyse(table, events, number)
+                players.append({
+                    "player": number, "name": name, "final": found.final,
+                    "total_loss": round(found.total_loss, 2),
+                    "costliest": [_decision(d) for d in found.costliest if d.loss > 0],
+                    "expected_by_turn": [round(x, 2) for x in found.expected_by_turn],
+                })
+        return {"available": True, "game": game_id, "ruleset": game.ruleset.id,
+                "players": players}
+
+    def _advisor(self, ruleset: Any) -> tuple[Any, str]:
+        """The strategy table of ``ruleset`` (loaded once, kept), or None and why not."""
+        from dicetray.rules.advisor.cache import content_key, load_table
+
+        if self.advisor_dir is None:
+            return None, "the coach has no place to keep its tables on this table"
+        key = content_key(ruleset)
+        if key not in self._advisors:
+            try:
+                self._advisors[key] = (load_table(ruleset, self.advisor_dir), "")
+            except RulesError as error:
+                self._advisors[key] = (None, " ".join(str(error).split()))
+        return self._advisors[key]
 
     # -- commands ----------------------------------------------------------------------------
 
@@ -605,6 +703,41 @@ def _game_state(match: Match | None) -> dict[str, Any] | None:
     state["match"] = {key: value for key, value in match.to_dict().items() if key != "game"}
     state["can_undo"] = match.game.can_undo or match.number > 1
     return state
+
+
+def _unavailable(why: str) -> dict[str, Any]:
+    return {"available": False, "why": why}
+
+
+def _option(option: Any, dice: Sequence[int]) -> dict[str, Any]:
+    """An advisor option as JSON, its kept dice also as positions among ``dice``."""
+    free = list(range(len(dice)))
+    positions = []
+    for value in option.dice:
+        at = next(p for p in free if dice[p] == value)
+        free.remove(at)
+        positions.append(at)
+    return {"kind": str(option.kind), "expected": round(option.expected, 2),
+            "dice": list(option.dice), "positions": sorted(positions), "box": option.box,
+            "points": option.points}
+
+
+def _decision(decision: Any) -> dict[str, Any]:
+    chosen, best = decision.chosen, decision.best
+    return {"turn": decision.turn, "roll": decision.roll, "dice": list(decision.dice),
+            "loss": round(decision.loss, 2),
+            "chosen": {"kind": str(chosen.kind), "dice": list(chosen.dice), "box": chosen.box,
+                       "expected": round(chosen.expected, 2)},
+            "best": {"kind": str(best.kind), "dice": list(best.dice), "box": best.box,
+                     "expected": round(best.expected, 2)}}
+
+
+def _last_game(events: Sequence[Event]) -> tuple[Event, ...]:
+    """A stored match's last game as a game's events: its start, then that game's actions."""
+    if not events:
+        return ()
+    last = max((i for i, e in enumerate(events) if isinstance(e, NextGame)), default=0)
+    return (events[0], *events[last + 1:]) if last else tuple(events)
 
 
 def _name(name: Any) -> str:

@@ -74,7 +74,7 @@ def open_tray(
         store.tidy_frames()  # frames a crash left without their reading
         table = Table(store=store, code=code or join_code(), rig=rig, reader=reader,
                       calibration=calibration, config=config, run=run,
-                      rng=random.Random(seed))
+                      rng=random.Random(seed), advisor_dir=folder / "advisor")
     except BaseException:
         rig.close()
         if store is not None:

@@ -127,6 +127,26 @@ def get_stats() -> Response:
     return jsonify(_table().stats())
 
 
+@api.get("/advice")
+def get_advice() -> Response:
+    return jsonify(_table().advice(_number("player")))
+
+
+@api.get("/analysis")
+def get_analysis() -> Response:
+    return jsonify(_table().analysis(_number("game")))
+
+
+def _number(name: str) -> int | None:
+    """A query parameter that is a small whole number, or None when absent."""
+    text = request.args.get(name)
+    if text is None:
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) <= 9):
+        raise BadRequest(f"{name} is a whole number")
+    return int(text)
+
+
 @api.get("/frames/<int:reading_id>.jpg")
 def get_frame(reading_id: int) -> Response:
     path = _table().frame(reading_id)

@@ -85,6 +85,28 @@ def document() -> dict[str, Any]:
         "/api/rulesets": _read("the rule sets and house-rule options"),
         "/api/history": _read("past games and high scores"),
         "/api/stats": _read("how often each face came up, and a chi-square test of fairness"),
+        "/api/advice": {"get": {
+            "summary": "the coach: the current player's best options on the dice now",
+            "parameters": [{"name": "player", "in": "query", "required": False,
+                            "schema": {"type": "integer", "minimum": 0},
+                            "description": "only if it is this player's turn"}],
+            "responses": {"200": {"description": "the options best first, or available "
+                                  "false with why", "content": {"application/json": {
+                                      "schema": {"type": "object", "required": ["available"],
+                                                 "properties": {"available": {
+                                                     "type": "boolean"}}}}}},
+                          **_errors(400)},
+        }},
+        "/api/analysis": {"get": {
+            "summary": "a finished game against optimal play, per player",
+            "parameters": [{"name": "game", "in": "query", "required": False,
+                            "schema": {"type": "integer", "minimum": 0},
+                            "description": "a stored game (else the current one)"}],
+            "responses": {"200": {"description": "each player's loss, costliest decisions "
+                                  "and expected final score turn by turn", "content": {
+                                      "application/json": {"schema": {"type": "object"}}}},
+                          **_errors(400, 404, 422)},
+        }},
         "/api/events": {"get": {
             "summary": "the state on every change, as Server-Sent Events",
             "parameters": [{"name": "version", "in": "query", "required": False,

@@ -161,3 +161,64 @@ def test_the_live_stream_sends_the_state_then_each_change(app, tray):
     data = json.loads(second.split("data: ", 1)[1])
     assert data["game"]["ruleset"] == "yahtzee"
     stream.close()
+
+
+def test_the_coach_ranks_the_options_after_a_roll_of_a_yahtzee_game(app):
+    phone = joined(app)
+    phone.post("/api/games", json={"version": version(phone), "ruleset": "yahtzee",
+                                   "players": ["Ann", "Bo"]})
+    before = phone.get("/api/advice").get_json()
+    assert before["available"] is False and "roll" in before["why"]
+    phone.post("/api/roll", json={"version": version(phone)})
+    state = phone.get("/api/state").get_json()
+    advice = phone.get("/api/advice").get_json()
+    assert advice["available"] is True and advice["player"] == 0
+    assert advice["dice"] == state["game"]["turn"]["dice"] and advice["rolls_left"] == 2
+    options = advice["options"]
+    assert 1 < len(options) <= 5
+    assert all(options[0]["expected"] >= o["expected"] for o in options)
+    for option in options:
+        assert option["kind"] in ("keep", "score")
+        if option["kind"] == "keep":
+            assert sorted(advice["dice"][p] for p in option["positions"]) == option["dice"]
+        else:
+            assert option["box"] and option["points"] is not None
+    assert phone.get("/api/advice?player=1").get_json() == {
+        "available": False, "why": "not this player's turn"}
+    assert phone.get("/api/advice?player=x").status_code == 400
+
+
+def test_the_coach_says_why_it_cannot_help_with_mickey(app):
+    phone = joined(app)
+    phone.post("/api/games", json={"version": version(phone), "ruleset": "mickey",
+                                   "players": ["Ann", "Bo"]})
+    phone.post("/api/roll", json={"version": version(phone)})
+    advice = phone.get("/api/advice").get_json()
+    assert advice["available"] is False and advice["why"]
+
+
+def test_the_analysis_of_a_finished_game_lists_each_player(app, tray):
+    phone = joined(app)
+    phone.post("/api/games", json={"version": version(phone), "ruleset": "general",
+                                   "players": ["Ann", "Bo"]})
+    assert phone.get("/api/analysis").status_code == 422  # not over yet
+    while True:
+        state = phone.get("/api/state").get_json()
+        if state["game"]["finished"]:
+            break
+        phone.post("/api/roll", json={"version": state["version"]})
+        state = phone.get("/api/state").get_json()
+        sheet = state["game"]["sheets"][state["game"]["current"]]
+        box = next(b for b, entry in sheet["columns"]["main"]["boxes"].items() if entry is None)
+        answer = phone.post("/api/score", json={"version": state["version"], "box": box})
+        assert answer.status_code == 200, answer.get_json()
+    game_id = phone.get("/api/history").get_json()["games"][0]["id"]
+    for path in ("/api/analysis", f"/api/analysis?game={game_id}"):
+        analysis = phone.get(path).get_json()
+        assert analysis["available"] is True and analysis["game"] == game_id
+        assert [p["name"] for p in analysis["players"]] == ["Ann", "Bo"]
+        for player, sheet in zip(analysis["players"], state["game"]["sheets"], strict=True):
+            assert player["final"] == sheet["total"]
+            assert player["expected_by_turn"][-1] == sheet["total"]
+            assert player["total_loss"] >= 0 and len(player["costliest"]) <= 3
+    assert phone.get("/api/analysis?game=999").status_code == 404
