@@ -46,6 +46,9 @@ function drawHistory() {
             h("div", { class: "game-head" },
               h("strong", {}, `${game.ruleset}${length}`),
               h("small", {}, game.finished_at ? when(game.finished_at) : t("history.playing"))),
+            game.finished_at
+              ? h("a", { class: "analysis-link", href: `/?analysis=${game.id}` }, t("analysis.open"))
+              : null,
             h("div", { class: "game-scores" }, ...players.map((name, i) =>
               h("span", { class: winners.has(i) ? "won" : "" },
                 `${winners.has(i) ? "🏆 " : ""}${name} ${totals[i] ?? ""}`))));

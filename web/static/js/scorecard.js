@@ -1,8 +1,9 @@
 // The scorecard and the play controls. Everything shown comes from the state; every tap
 // sends a command with the state's version and the answer (or the live stream) redraws.
 import { ApiError, post } from "./api.js";
+import { adviceFor, analysisOf, analysisPanel, coachPanel, hintsOn, setHints } from "./coach.js";
 import { dieFace } from "./dice.js";
-import { $, banner, frame, h } from "./dom.js";
+import { $, banner, frame, h, s } from "./dom.js";
 import { frameFigure } from "./frame.js";
 import { pick, t } from "./i18n.js";
 import { Live } from "./live.js";
@@ -110,7 +111,7 @@ async function send(path, body = {}) {
 }
 
 function boxName(id) {
-  const box = layout.boxes.find((b) => b.id === id);
+  const box = layout && layout.boxes.find((b) => b.id === id);
   return box ? pick(box.names, id) : id;
 }
 
@@ -134,6 +135,7 @@ function render() {
   $("#why").textContent = state.why || "";
   $("#join-note").hidden = joined();
   $("#no-game").hidden = Boolean(match);
+  renderAnalysis(match);
   for (const id of ["#turn", "#sheet-wrap"]) $(id).hidden = !match;
   if (!match) {
     $("#match-line").textContent = state.simulated ? t("status.simulated") : "";
@@ -148,6 +150,95 @@ function render() {
   renderWinner(match);
   renderTurn(match);
   renderSheet(match);
+  renderCoach(match);
+}
+
+// -- the coach -----------------------------------------------------------------------------
+
+function renderCoach(match) {
+  const game = match.game;
+  const panel = $("#coach");
+  const wanted = !game.finished && game.turn.dice && state.cycle === "idle" &&
+    hintsOn(game.players[game.current]);
+  if (!wanted) {
+    panel.hidden = true;
+    return;
+  }
+  const asked = adviceFor(state.version);
+  if (asked.answer === undefined) {
+    asked.promise.then(() => state && state.version === asked.version && render());
+    return;
+  }
+  const advice = asked.answer;
+  panel.hidden = !advice;
+  if (!advice) return;
+  panel.replaceChildren(...coachPanel(advice, boxName));
+  if (!advice.available) return;
+  const best = advice.options[0];
+  if (best.kind === "keep") {
+    for (const position of best.positions) {
+      const die = $(`#dice .die[data-position="${position}"]`);
+      if (die) die.classList.add("advised");
+    }
+  } else {
+    const row = $(`#sheet tr[data-box="${best.box}"]`);
+    const cell = row && row.querySelectorAll("td")[game.current * Math.max(1, layout.columns.length)];
+    if (cell) cell.classList.add("advised");
+  }
+}
+
+function hintToggle(name) {
+  const on = hintsOn(name);
+  return h("button", {
+    type: "button",
+    class: `hint-toggle${on ? " on" : ""}`,
+    "aria-pressed": on ? "true" : "false",
+    "aria-label": t(on ? "coach.hide" : "coach.show", { name }),
+    title: t(on ? "coach.hide" : "coach.show", { name }),
+    onclick: () => {
+      setHints(name, !hintsOn(name));
+      render();
+    },
+  }, bulb());
+}
+
+function bulb() {
+  const svg = s("svg", { viewBox: "0 0 24 24", class: "bulb", "aria-hidden": "true" });
+  svg.append(
+    s("path", { d: "M12 3a6 6 0 0 0-3.5 10.9V16h7v-2.1A6 6 0 0 0 12 3z", class: "bulb-glass" }),
+    s("rect", { x: 9, y: 17.5, width: 6, height: 2.5, rx: 1, class: "bulb-base" }),
+  );
+  return svg;
+}
+
+let analysed = null; // {key, answer}
+
+function analysisWanted(match) {
+  const asked = new URLSearchParams(location.search).get("analysis");
+  if (asked && /^\d+$/.test(asked)) return asked;
+  return match && match.game.finished ? "current" : null;
+}
+
+function renderAnalysis(match) {
+  const wanted = analysisWanted(match);
+  const panel = $("#analysis");
+  if (!wanted) {
+    panel.hidden = true;
+    return;
+  }
+  const key = `${wanted}:${wanted === "current" ? state.version : ""}`;
+  if (!analysed || analysed.key !== key) {
+    analysed = { key, answer: undefined };
+    const mine = analysed;
+    analysisOf(wanted === "current" ? null : Number(wanted))
+      .catch((error) => ({ available: false, why: error.message }))
+      .then((answer) => {
+        mine.answer = answer;
+        if (analysed === mine && state) render();
+      });
+  }
+  panel.hidden = analysed.answer === undefined;
+  if (analysed.answer) panel.replaceChildren(...analysisPanel(analysed.answer, boxName));
 }
 
 function renderWinner(match) {
@@ -347,7 +438,8 @@ function renderSheet(match) {
     const cls = ["player"];
     if (i === game.current && !game.finished) cls.push("current");
     if ((match.finished ? match.winners : game.winners).includes(i)) cls.push("won");
-    names.append(h("th", { class: cls.join(" "), colspan: columns.length, scope: "colgroup" }, player));
+    names.append(h("th", { class: cls.join(" "), colspan: columns.length, scope: "colgroup" }, player,
+      hintToggle(player)));
   });
   head.append(names);
   if (multi) {

@@ -1,0 +1,34 @@
+"""The coach on a phone: hints after a roll for a player who switched them on."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from helpers import PHONE, join, roll, start_game
+from playwright.sync_api import expect
+
+
+def test_hints_switched_on_show_the_dice_to_keep_or_the_box_to_score(served, phone, tmp_path):
+    page = phone(viewport=PHONE)
+    join(page, served.url, "Ann")
+    start_game(page, served.url, "yahtzee", ["Ann", "Bo"])
+    toggles = page.locator("#sheet th.player .hint-toggle")
+    expect(toggles).to_have_count(2)
+    toggles.first.click()
+    expect(toggles.first).to_have_attribute("aria-pressed", "true")
+    expect(toggles.nth(1)).to_have_attribute("aria-pressed", "false")
+    roll(page)
+    # the first hint of a rule set waits for its strategy table (built once, then kept)
+    expect(page.locator("#coach")).to_be_visible(timeout=60_000)
+    expect(page.locator("#coach .coach-options li").first).to_be_visible()
+    advised = page.locator("#dice .die.advised, #sheet td.advised")
+    expect(advised.first).to_be_visible()
+    out = Path(os.environ.get("DICETRAY_SCREENSHOTS", tmp_path))
+    out.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=out / "coach-phone-en.png", full_page=True)
+    # the toggle is remembered on this phone
+    page.reload()
+    expect(page.locator("#sheet th.player .hint-toggle").first).to_have_attribute(
+        "aria-pressed", "true")
+    expect(page.locator("#coach")).to_be_visible()
