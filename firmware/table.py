@@ -726,10 +726,12 @@ def _decision(decision: Any) -> dict[str, Any]:
     chosen, best = decision.chosen, decision.best
     return {"turn": decision.turn, "roll": decision.roll, "dice": list(decision.dice),
             "loss": round(decision.loss, 2),
-            "chosen": {"kind": str(chosen.kind), "dice": list(chosen.dice), "box": chosen.box,
-                       "expected": round(chosen.expected, 2)},
-            "best": {"kind": str(best.kind), "dice": list(best.dice), "box": best.box,
-                     "expected": round(best.expected, 2)}}
+            "chosen": _choice(chosen), "best": _choice(best)}
+
+
+def _choice(option: Any) -> dict[str, Any]:
+    return {"kind": str(option.kind), "dice": list(option.dice), "box": option.box,
+            "points": option.points, "expected": round(option.expected, 2)}
 
 
 def _last_game(events: Sequence[Event]) -> tuple[Event, ...]:

@@ -221,4 +221,8 @@ def test_the_analysis_of_a_finished_game_lists_each_player(app, tray):
             assert player["final"] == sheet["total"]
             assert player["expected_by_turn"][-1] == sheet["total"]
             assert player["total_loss"] >= 0 and len(player["costliest"]) <= 3
+            for move in player["costliest"]:
+                assert move["best"]["expected"] - move["chosen"]["expected"] == pytest.approx(
+                    move["loss"], abs=0.02)
+                assert move["chosen"]["kind"] != "score" or move["chosen"]["points"] is not None
     assert phone.get("/api/analysis?game=999").status_code == 404

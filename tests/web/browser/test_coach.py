@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from helpers import PHONE, join, roll, start_game
+from helpers import PHONE, join, ready, roll, start_game, version
 from playwright.sync_api import expect
 
 
@@ -32,3 +32,27 @@ def test_hints_switched_on_show_the_dice_to_keep_or_the_box_to_score(served, pho
     expect(page.locator("#sheet th.player .hint-toggle").first).to_have_attribute(
         "aria-pressed", "true")
     expect(page.locator("#coach")).to_be_visible()
+
+
+def test_a_finished_game_shows_its_analysis_here_and_from_the_history(served, phone, tmp_path):
+    page = phone(viewport=PHONE)
+    join(page, served.url, "Ann")
+    start_game(page, served.url, "general", ["Ann"])
+    while page.locator("#roll").is_visible():
+        roll(page)
+        before = version(page)
+        page.locator("#sheet button.option:enabled").first.click()
+        if page.locator("#confirm").is_visible():
+            page.click("#confirm-yes")
+        page.wait_for_function("v => +document.body.dataset.version > v", arg=before)
+    panel = page.locator("#analysis")
+    expect(panel).to_be_visible(timeout=60_000)
+    expect(panel.locator(".analysis-player h3")).to_contain_text("Ann")
+    expect(panel.locator("svg.expected-chart polyline")).to_have_count(1)
+    out = Path(os.environ.get("DICETRAY_SCREENSHOTS", tmp_path))
+    out.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=out / "analysis-phone-en.png", full_page=True)
+    page.goto(f"{served.url}/history")
+    ready(page)
+    page.locator("a.analysis-link").first.click()
+    expect(page.locator("#analysis .analysis-player h3")).to_contain_text("Ann")

@@ -20,7 +20,7 @@ LOCALES = {"en": "en-GB", "de": "de-DE"}
 PAGES = ["/", "/new", "/history", "/calibrate", "/join"]
 KEY = re.compile(
     r"\b(nav|score|turn|die|play|help|frame|sheet|winner|join|new|history|stats|cal|cycle|live"
-    r"|status|error|dialog)\.[a-z_-]+\b"
+    r"|status|error|dialog|coach|analysis)\.[a-z_-]+\b"
 )
 
 

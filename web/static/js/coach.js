@@ -104,8 +104,10 @@ function chart(values) {
   svg.append(
     s("line", { x1: pad, y1: y(values[0]), x2: width - pad, y2: y(values[0]), class: "chart-start" }),
     s("polyline", { points, class: "chart-line" }),
-    s("text", { x: pad, y: 12, class: "chart-label" }, Math.round(values[0])),
-    s("text", { x: width - pad, y: 12, "text-anchor": "end", class: "chart-label" },
+    s("text", { x: pad + 4, y: Math.min(height - 4, y(values[0]) + 14), class: "chart-label" },
+      Math.round(values[0])),
+    s("text", { x: width - pad, y: Math.max(12, Math.min(height - 10, y(values[values.length - 1]) - 6)),
+      "text-anchor": "end", class: "chart-label" },
       Math.round(values[values.length - 1])),
   );
   return svg;
