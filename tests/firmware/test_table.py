@@ -7,7 +7,14 @@ from collections import Counter
 
 import pytest
 
-from dicetray.firmware.errors import AgainstRules, BadRequest, Busy, StaleVersion, WrongCode
+from dicetray.firmware.errors import (
+    AgainstRules,
+    BadRequest,
+    Busy,
+    NotFound,
+    StaleVersion,
+    WrongCode,
+)
 from dicetray.firmware.store import Store
 from dicetray.firmware.table import Table
 from dicetray.rules import Match, Rolled, Scored
@@ -195,3 +202,37 @@ def test_a_jammed_cup_is_an_error_with_the_motor_off_and_a_new_roll_tries_again(
     state = table.roll(table.version)
     assert state["cycle"] == "idle" and state["game"]["turn"]["rolls_used"] == 1
     assert tray.rig.status.status == "idle"
+
+
+def test_a_table_without_a_place_for_strategy_tables_says_the_coach_is_off(tray, tmp_path):
+    table = tray.table
+    started(table)
+    table.roll(table.version)
+    assert table.advice()["available"] is True
+    tray.store.close()
+    with Store(tmp_path) as store:
+        bare = Table(store=store, code="X")
+        advice = bare.advice()
+        assert advice["available"] is False and "coach" in advice["why"]
+
+
+def test_a_stored_match_is_analysed_on_its_last_game_and_unknown_games_are_refused(tray):
+    table = tray.table
+    table.new_game(table.version, "general", ["Ann"], games=2)
+    first = table.game_id
+    for _ in range(2):
+        while not table.match.game.finished:
+            table.roll(table.version)
+            table.score(table.version, table.state()["game"]["options"][0]["box"])
+        stored = table.analysis(first)
+        assert stored == table.analysis()
+        assert stored["players"][0]["final"] == table.match.game.sheets[0].total
+        if not table.match.finished:
+            table.next_game(table.version)
+    with pytest.raises(BadRequest):
+        table.analysis("1")
+    with pytest.raises(NotFound):
+        table.analysis(first + 99)
+    table.new_game(table.version, "general", ["Ann"])
+    with pytest.raises(AgainstRules, match="not over"):
+        table.analysis()
