@@ -127,6 +127,7 @@ class Table:
         self.store = store
         self.advisor_dir = advisor_dir
         self._advisors: dict[str, Any] = {}
+        self._advisor_lock = threading.Lock()
         self.code = code
         self.rig = rig
         self.reader = reader
@@ -230,6 +231,10 @@ class Table:
         from dicetray.rules.advisor.advice import advise_game
 
         with self._lock:
+            ruleset = self.match.game.ruleset if self.match is not None else None
+        if ruleset is not None:
+            self._advisor(ruleset)  # a first build takes seconds: not while holding the table
+        with self._lock:
             if self.match is None:
                 return _unavailable("no game yet: start one")
             game = self.match.game
@@ -297,16 +302,25 @@ class Table:
 
     def _advisor(self, ruleset: Any) -> tuple[Any, str]:
         """The strategy table of ``ruleset`` (loaded once, kept), or None and why not."""
-        from dicetray.rules.advisor.cache import content_key, load_table
+        from dicetray.rules.advisor.cache import content_key
 
         if self.advisor_dir is None:
             return None, "the coach has no place to keep its tables on this table"
         key = content_key(ruleset)
+        with self._advisor_lock:
+            return self._advisors.get(key) or self._load_advisor(key, ruleset)
+
+    def _load_advisor(self, key: str, ruleset: Any) -> tuple[Any, str]:
+        from dicetray.rules.advisor.cache import load_table
+
+        assert self.advisor_dir is not None
         if key not in self._advisors:
             try:
                 self._advisors[key] = (load_table(ruleset, self.advisor_dir), "")
-            except RulesError as error:
+            except RulesError as error:  # the solver refuses these rules: that stays so
                 self._advisors[key] = (None, " ".join(str(error).split()))
+            except OSError as error:  # the data dir could not be written: try again next time
+                return None, f"the coach could not keep its table: {error.strerror or error}"
         return self._advisors[key]
 
     # -- commands ----------------------------------------------------------------------------
