@@ -32,6 +32,13 @@ def test_hints_switched_on_show_the_dice_to_keep_or_the_box_to_score(served, pho
     expect(page.locator("#sheet th.player .hint-toggle").first).to_have_attribute(
         "aria-pressed", "true")
     expect(page.locator("#coach")).to_be_visible()
+    # another phone, in German, has its own toggles
+    german = phone(locale="de-DE", viewport=PHONE)
+    join(german, served.url, "Bo")
+    expect(german.locator("#coach")).to_be_hidden()
+    german.locator("#sheet th.player .hint-toggle").first.click()
+    expect(german.locator("#coach .coach-title")).to_have_text("Coach: die besten Züge jetzt")
+    german.screenshot(path=out / "coach-phone-de.png", full_page=True)
 
 
 def test_a_finished_game_shows_its_analysis_here_and_from_the_history(served, phone, tmp_path):
