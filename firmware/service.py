@@ -6,7 +6,7 @@ with it, each carrying the HTTP status it maps to.
 
 >>> from dicetray.firmware.table import Table
 >>> sorted(name for name in TableService.__dict__ if not name.startswith("_"))[:4]
-['correct', 'declare', 'frame', 'history']
+['advice', 'analysis', 'correct', 'declare']
 """
 
 from __future__ import annotations

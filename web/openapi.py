@@ -5,7 +5,7 @@ fuzz the API from it.
 
 >>> doc = document()
 >>> doc["openapi"], sorted(doc["paths"])[:3]
-('3.0.3', ['/api/correct', '/api/declare', '/api/events'])
+('3.0.3', ['/api/advice', '/api/analysis', '/api/correct'])
 """
 
 from __future__ import annotations
