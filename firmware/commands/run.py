@@ -75,11 +75,12 @@ def run(ctx: click.Context, simulate: bool, fast: bool, host: str, port: int,
             _announce(servers[0], host, tray, simulate)
             servers[0].run()
     except (KeyboardInterrupt, SystemExit):  # Ctrl-C or SIGTERM: a clean stop
-        click.echo("dicetray: stopped; the motor is off.")
+        pass  # (a signal may also end server.run() by closing the server: the same stop)
     except TrayError as exc:  # the secret key cannot be kept, say
         raise click.ClickException(" ".join(str(exc).split())) from None
     finally:
         tray.close()
+    click.echo("dicetray: stopped; the motor is off.")
 
 
 run.params.append(data_dir_option())
