@@ -180,8 +180,14 @@ class Table:
                 return self.state()
         return None
 
-    def rulesets(self) -> list[dict[str, Any]]:
-        """The built-in rule sets and house-rule options a new game can choose from."""
+    def rulesets(self) -> dict[str, Any]:
+        """The built-in rule sets and house-rule options a new game can choose from (read
+        once: the built-in files do not change while the tray runs)."""
+        if self._catalogue is None:
+            self._catalogue = self._read_catalogue()
+        return self._catalogue
+
+    def _read_catalogue(self) -> dict[str, Any]:
         from dicetray.rules import list_options, list_rulesets
         from dicetray.rules.loader import option_info
 
@@ -578,6 +584,7 @@ class Table:
 
     _spots: tuple[tuple[float, float], ...] = ()
     _pending: tuple[dict[str, Any], int] | None = None
+    _catalogue: dict[str, Any] | None = None
     _told: tuple[int, dict[str, Any]] = (-1, {})
 
     def _restore(self) -> None:
