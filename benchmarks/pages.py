@@ -89,6 +89,22 @@ class RawStream:
         raise TimeoutError("the tray did not reach the state waited for")
 
 
+# Before any page script runs: note when each state event reaches the page's own JavaScript
+# (so a delay splits into the trip from the tray and the page's own drawing).
+ARRIVALS = """(() => {
+  window.__arrived = {};
+  const add = EventSource.prototype.addEventListener;
+  EventSource.prototype.addEventListener = function (type, listener, options) {
+    if (type !== "state") return add.call(this, type, listener, options);
+    return add.call(this, type, (event) => {
+      const v = JSON.parse(event.data).version;
+      const now = performance.timeOrigin + performance.now();
+      if (!(v in window.__arrived)) window.__arrived[v] = now;
+      listener(event);
+    }, options);
+  };
+})();"""
+
 WATCH = """() => {
   window.__seen = {};
   new MutationObserver(() => {
@@ -121,6 +137,7 @@ def live_updates(browsers: list[Browser], url: str, code: str, phones: int,
     pages = []
     for number in range(phones):
         page = browsers[number % len(browsers)].new_context(viewport=PHONE).new_page()
+        page.add_init_script(ARRIVALS)
         if not frames:  # to see what the phones fetching the tray's photo costs the rest
             page.route("**/api/frames/**", lambda route: route.abort())
         page.goto(f"{url}/")
@@ -128,7 +145,8 @@ def live_updates(browsers: list[Browser], url: str, code: str, phones: int,
         page.evaluate(WATCH)
         pages.append(page)
     print(f"{len(pages)} phones open", file=sys.stderr)
-    delays: dict[str, list[float]] = {"roll": [], "keep": []}
+    delays: dict[str, list[float]] = {"roll": [], "keep": [], "roll: reached the page": [],
+                                      "keep: reached the page": []}
     known = 0  # the newest version a command of ours was answered with
     for _ in range(rounds):
         state = stream.wait(lambda s, v=known: s["version"] >= v and s["cycle"] == "idle"
@@ -144,7 +162,9 @@ def live_updates(browsers: list[Browser], url: str, code: str, phones: int,
         rolled = stream.wait(lambda s, v=state["version"]: s["version"] > v
                              and s["cycle"] in ("idle", "needs-help")
                              and s["game"]["turn"]["rolls_used"] > 0)
-        delays["roll"] += _delays(pages, stream, rolled["version"])
+        drawn, reached = _delays(pages, stream, rolled["version"])
+        delays["roll"] += drawn
+        delays["roll: reached the page"] += reached
         if rolled["cycle"] != "idle":  # the tray asks: take its dice as read
             dice = [d["value"] for d in rolled["reading"]["dice"]] if rolled["reading"] else []
             turn = rolled["game"]["turn"]
@@ -156,7 +176,9 @@ def live_updates(browsers: list[Browser], url: str, code: str, phones: int,
         kept = _post(control, "/api/keep", {"version": rolled["version"], "dice": [0]})
         version = kept["body"]["version"]
         stream.wait(lambda s, v=version: s["version"] >= v)
-        delays["keep"] += _delays(pages, stream, version)
+        drawn, reached = _delays(pages, stream, version)
+        delays["keep"] += drawn
+        delays["keep: reached the page"] += reached
         game = kept["body"]["game"]
         option = game["options"][0]
         scored = _post(control, "/api/score", {"version": version, "box": option["box"],
@@ -169,13 +191,21 @@ def live_updates(browsers: list[Browser], url: str, code: str, phones: int,
     return delays
 
 
-def _delays(pages: list[Page], stream: RawStream, version: int) -> list[float]:
-    found = []
+def _delays(pages: list[Page], stream: RawStream,
+            version: int) -> tuple[list[float], list[float]]:
+    """Per page, from the raw client's receipt of ``version``: to the page having drawn it,
+    and to its state event reaching the page's script (absent if the page caught up on it
+    through GET /api/state instead)."""
+    drawn, reached = [], []
+    start = stream.arrived[version] * 1000
     for page in pages:
         page.wait_for_function("v => String(v) in window.__seen", arg=version, timeout=30_000)
-        seen = page.evaluate("v => window.__seen[String(v)]", version)
-        found.append(seen - stream.arrived[version] * 1000)
-    return found
+        seen, came = page.evaluate("v => [window.__seen[String(v)], window.__arrived[String(v)]]",
+                                   version)
+        drawn.append(seen - start)
+        if came is not None:
+            reached.append(came - start)
+    return drawn, reached
 
 
 def first_visit(browser: Browser, url: str, loads: int, slowdown: float) -> dict:

@@ -54,7 +54,9 @@ __all__ = [
     "SettleTimedOut",
     "Settled",
     "Stalled",
+    "Trouble",
     "Tumbled",
+    "rested",
     "step",
 ]
 
@@ -80,6 +82,36 @@ class Action(StrEnum):
     ASK = "ask"  # show the frame and guesses; wait for the players' values
 
 
+class Trouble(StrEnum):
+    """What is wrong, as a word each phone shows in its own language (``Cycle.why`` keeps
+    the English detail): the cycle's own troubles and the reader's reasons for an unsure
+    reading (the leading words of :class:`dicetray.vision.Reading`'s ``reason``)."""
+
+    NONE = ""
+    STALLED = "stalled"  # the cup did not get home
+    CAMERA_LOST = "camera-lost"  # no camera: dice are entered by hand
+    SETTLE_TIMEOUT = "settle-timeout"  # the tray did not come to rest
+    NOT_ENTERED = "not-entered"  # the dice read do not fit the turn, or could not be saved
+    UNSURE = "unsure"  # an unsure reading whose reason has no leading word known here
+    WRONG_COUNT = "wrong-count"
+    COCKED = "cocked"
+    EDGE = "edge"
+    BLUR = "blur"
+    AMBIGUOUS = "ambiguous"
+    NO_DICE = "no-dice"
+    OVERLAP = "overlap"
+
+    @classmethod
+    def of_reading(cls, kind: str) -> Trouble:
+        """The trouble of an unsure reading whose reason starts with ``kind``.
+
+        >>> Trouble.of_reading("cocked"), Trouble.of_reading("sleepy")
+        (<Trouble.COCKED: 'cocked'>, <Trouble.UNSURE: 'unsure'>)
+        """
+        known = kind in cls._value2member_map_ and kind != ""
+        return cls(kind) if known else cls.UNSURE
+
+
 #: Reasons of an unsure reading that a fresh tumble can cure (the reader's leading words).
 RETUMBLE_FIXES = frozenset({"cocked", "edge", "wrong-count", "overlap"})
 
@@ -87,12 +119,14 @@ RETUMBLE_FIXES = frozenset({"cocked", "edge", "wrong-count", "overlap"})
 @dataclass(frozen=True)
 class Cycle:
     """The cycle's state: its phase, how many tumbles this roll took, and why it needs help
-    (or failed); ``manual`` once the camera is lost (dice are entered by hand)."""
+    (or failed): ``trouble`` as a word, ``why`` in English detail; ``manual`` once the camera
+    is lost (dice are entered by hand)."""
 
     phase: Phase = Phase.IDLE
     tumbles: int = 0
     why: str = ""
     manual: bool = False
+    trouble: Trouble = Trouble.NONE
 
     @property
     def busy(self) -> bool:
@@ -184,30 +218,34 @@ def step(
     leaves the cycle as it is with nothing to do: the button's presses during a roll are
     ignored here, whatever the device did.
 
-    >>> step(Cycle(Phase.TUMBLING, 1), RollAsked())
-    (Cycle(phase=<Phase.TUMBLING: 'tumbling'>, tumbles=1, why='', manual=False), ())
+    >>> step(Cycle(Phase.TUMBLING, 1), RollAsked())[1]
+    ()
     >>> cycle, actions = step(Cycle(), CameraLost("opencv: read failed"))
     >>> cycle.manual, step(cycle, RollAsked())[0].phase
     (True, <Phase.TUMBLING: 'tumbling'>)
     >>> cycle, actions = step(step(cycle, RollAsked())[0], Tumbled())
     >>> str(cycle.phase), cycle.why, [str(a) for a in actions]  # the players type the dice
     ('needs-help', 'opencv: read failed', ['ask'])
+    >>> str(cycle.trouble)
+    'camera-lost'
     """
     settings = settings or CycleConfig()
     phase = cycle.phase
+    lost = Trouble.CAMERA_LOST
     match event:
         case CameraLost(why=why):
             if phase in (Phase.SETTLING, Phase.READING):
-                return replace(cycle, phase=Phase.NEEDS_HELP, why=why, manual=True), (Action.ASK,)
-            return replace(cycle, why=why, manual=True), ()
+                return replace(cycle, phase=Phase.NEEDS_HELP, why=why, manual=True,
+                               trouble=lost), (Action.ASK,)
+            return replace(cycle, why=why, manual=True, trouble=lost), ()
         case CameraBack():
             if not cycle.manual:
                 return cycle, ()
-            why = "" if phase in (Phase.IDLE, Phase.TUMBLING) else cycle.why
-            return replace(cycle, manual=False, why=why), ()
+            if phase in (Phase.IDLE, Phase.TUMBLING):
+                return replace(cycle, manual=False, why="", trouble=Trouble.NONE), ()
+            return replace(cycle, manual=False), ()
         case RollAsked() if phase in (Phase.IDLE, Phase.NEEDS_HELP, Phase.ERROR):
-            why = cycle.why if cycle.manual else ""
-            return Cycle(Phase.TUMBLING, 1, why, cycle.manual), (Action.TUMBLE,)
+            return replace(rested(cycle), phase=Phase.TUMBLING, tumbles=1), (Action.TUMBLE,)
         case ReadAgain() if phase is Phase.NEEDS_HELP and not cycle.manual:
             return replace(cycle, phase=Phase.SETTLING), (Action.WATCH,)
         case Tumbled() if phase is Phase.TUMBLING:
@@ -215,18 +253,32 @@ def step(
                 return replace(cycle, phase=Phase.NEEDS_HELP), (Action.ASK,)
             return replace(cycle, phase=Phase.SETTLING), (Action.WATCH,)
         case Stalled(why=why) if phase is Phase.TUMBLING:
-            return replace(cycle, phase=Phase.ERROR, why=why), ()
+            return replace(cycle, phase=Phase.ERROR, why=why, trouble=Trouble.STALLED), ()
         case Settled() if phase is Phase.SETTLING:
             return replace(cycle, phase=Phase.READING), (Action.READ,)
         case SettleTimedOut(why=why) if phase is Phase.SETTLING:
-            return replace(cycle, phase=Phase.NEEDS_HELP, why=why), (Action.ASK,)
+            return replace(cycle, phase=Phase.NEEDS_HELP, why=why,
+                           trouble=Trouble.SETTLE_TIMEOUT), (Action.ASK,)
         case ReadDone() if phase is Phase.READING:
             if event.status == "ok":
                 return Cycle(manual=cycle.manual), (Action.APPLY,)
+            trouble = Trouble.of_reading(event.kind)
             if event.kind in RETUMBLE_FIXES and cycle.tumbles <= settings.retumbles:
                 return replace(cycle, phase=Phase.TUMBLING, tumbles=cycle.tumbles + 1,
-                               why=event.reason), (Action.TUMBLE,)
-            return replace(cycle, phase=Phase.NEEDS_HELP, why=event.reason), (Action.ASK,)
+                               why=event.reason, trouble=trouble), (Action.TUMBLE,)
+            return replace(cycle, phase=Phase.NEEDS_HELP, why=event.reason,
+                           trouble=trouble), (Action.ASK,)
         case Resolved() if phase in (Phase.NEEDS_HELP, Phase.ERROR):
-            return Cycle(why=cycle.why if cycle.manual else "", manual=cycle.manual), ()
+            return rested(cycle), ()
     return cycle, ()
+
+
+def rested(cycle: Cycle) -> Cycle:
+    """The cycle at rest: only a lost camera's trouble outlasts a roll.
+
+    >>> rested(Cycle(Phase.ERROR, 2, "stalled", trouble=Trouble.STALLED)) == Cycle()
+    True
+    """
+    if cycle.manual:
+        return Cycle(why=cycle.why, manual=True, trouble=cycle.trouble)
+    return Cycle()

@@ -8,11 +8,21 @@ web layer into JSON ``{"error": ...}`` answers, each in one place.
 True
 >>> StaleVersion("the state has moved on to version 7").status
 409
+
+Each error also has a :attr:`~TrayError.code`: a stable word for what went wrong, which the
+phones' pages turn into the phone's language (the message itself is English):
+
+>>> StaleVersion("the state has moved on").code
+'stale-version'
+>>> Busy("nothing to correct: the tray is idle", code="nothing-to-correct").code
+'nothing-to-correct'
 """
 
 # ruff: noqa: N818  (names a player reads: CupStalled, StaleVersion, like rules.errors)
 
 from __future__ import annotations
+
+import re
 
 __all__ = [
     "AgainstRules",
@@ -29,11 +39,31 @@ __all__ = [
     "TableError",
     "TrayError",
     "WrongCode",
+    "error_code",
 ]
 
 
 class TrayError(Exception):
-    """Root of every error the tray raises on purpose."""
+    """Root of every error the tray raises on purpose.
+
+    ``code`` names the case when the class alone does not (``Busy`` while rolling and
+    ``Busy`` with a roll to check are different things to tell a player)."""
+
+    def __init__(self, message: str = "", *, code: str | None = None) -> None:
+        super().__init__(message)
+        self._code = code
+
+    @property
+    def code(self) -> str:
+        """What went wrong as one lower-case word with hyphens: the ``code`` given, else the
+        class of the rules error behind it (a refused move says which rule), else this
+        error's own class (``StaleVersion`` → ``stale-version``)."""
+        if self._code:
+            return self._code
+        cause = self.__cause__
+        if isinstance(self, AgainstRules) and cause is not None:
+            return error_code(cause)
+        return error_code(self)
 
 
 class ConfigError(TrayError):
@@ -102,3 +132,14 @@ class NotFound(TableError):
     """What was asked for is not there (a stored game that does not exist)."""
 
     status = 404
+
+
+def error_code(error: BaseException | type[BaseException]) -> str:
+    """An exception's class name (or an exception class's) as the hyphenated word the API
+    answers with.
+
+    >>> error_code(KeyError()), error_code(NoHardware)
+    ('key-error', 'no-hardware')
+    """
+    kind = error if isinstance(error, type) else type(error)
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", kind.__name__).lower()

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from dicetray.firmware.cycle import Trouble
 from dicetray.firmware.errors import (
     AgainstRules,
     BadRequest,
@@ -26,6 +27,7 @@ from dicetray.firmware.errors import (
     TableError,
     TrayError,
     WrongCode,
+    error_code,
 )
 
 __all__ = [
@@ -39,7 +41,9 @@ __all__ = [
     "TableError",
     "TableService",
     "TrayError",
+    "Trouble",
     "WrongCode",
+    "error_code",
 ]
 
 

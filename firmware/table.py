@@ -40,7 +40,9 @@ from dicetray.firmware.cycle import (
     Settled,
     SettleTimedOut,
     Stalled,
+    Trouble,
     Tumbled,
+    rested,
     step,
 )
 from dicetray.firmware.errors import (
@@ -148,7 +150,8 @@ class Table:
         self._restore()
         problem = getattr(rig, "camera_problem", None) if rig is not None else None
         if rig is None or getattr(rig, "camera", None) is None:
-            self.cycle = Cycle(why=problem or "no camera: enter the dice by hand", manual=True)
+            self.cycle = Cycle(why=problem or "no camera: enter the dice by hand", manual=True,
+                               trouble=Trouble.CAMERA_LOST)
         self._show()
 
     # -- what the phones see -----------------------------------------------------------------
@@ -164,6 +167,7 @@ class Table:
                 "version": self.version,
                 "cycle": str(self.cycle.phase),
                 "why": self.cycle.why,
+                "trouble": str(self.cycle.trouble),
                 "manual": self.cycle.manual,
                 "simulated": bool(getattr(self.rig, "simulated", False)),
                 "game": _game_state(match),
@@ -276,7 +280,7 @@ class Table:
         with self._lock:
             if game_id is None or game_id == self.game_id:
                 if self.match is None:
-                    raise AgainstRules("no game yet: start one")
+                    raise AgainstRules("no game yet: start one", code="no-game")
                 events = tuple(self.match.game.events)
                 game_id = self.game_id
             else:
@@ -289,7 +293,8 @@ class Table:
         with _rules():
             game = Game.from_events(events)
         if not game.finished:
-            raise AgainstRules("the game is not over yet: the analysis comes at its end")
+            raise AgainstRules("the game is not over yet: the analysis comes at its end",
+                               code="game-not-over")
         table, why = self._advisor(game.ruleset)
         if table is None:
             return {**_unavailable(why), "game": game_id}
@@ -343,10 +348,10 @@ class Table:
         if not isinstance(ruleset, str) or not RULESET_NAME.fullmatch(ruleset):
             raise BadRequest("ruleset is a built-in rule set id, optionally with +options")
         if not isinstance(players, list | tuple) or not players:
-            raise BadRequest("players is a list of 1 to 8 names")
+            raise BadRequest("players is a list of 1 to 8 names", code="bad-players")
         names = tuple(_name(p) for p in players)
         if len(names) > 8:
-            raise BadRequest("at most 8 players sit at one table")
+            raise BadRequest("at most 8 players sit at one table", code="bad-players")
         if games is not None and (isinstance(games, bool) or not isinstance(games, int)
                                   or not 1 <= games <= 20):
             raise BadRequest("games is a whole number from 1 to 20")
@@ -362,8 +367,7 @@ class Table:
             sim = getattr(self.rig, "sim", None)
             if sim is not None:
                 sim.use(rules.dice)
-            self.cycle = Cycle(why=self.cycle.why if self.cycle.manual else "",
-                               manual=self.cycle.manual)
+            self.cycle = rested(self.cycle)
             return self._bump()
 
     def roll(self, version: int) -> dict[str, Any]:
@@ -467,7 +471,8 @@ class Table:
         with self._lock:
             self._check(version, idle=False)
             if self.cycle.phase is not Phase.NEEDS_HELP:
-                raise Busy(f"nothing to correct: the tray is {self.cycle.phase}")
+                raise Busy(f"nothing to correct: the tray is {self.cycle.phase}",
+                           code="nothing-to-correct")
             self._game()
             self._act(Rolled(tuple(dice)))
             if self.reading_id is not None and self.reading is not None:
@@ -578,7 +583,8 @@ class Table:
             self._act(Rolled(throw.thrown))
             self._spots = throw.spots
         except TrayError as exc:  # the dice do not fit the turn, or cannot be saved
-            self.cycle = Cycle(Phase.NEEDS_HELP, self.cycle.tumbles, str(exc), self.cycle.manual)
+            self.cycle = dataclasses.replace(self.cycle, phase=Phase.NEEDS_HELP, why=str(exc),
+                                             trouble=Trouble.NOT_ENTERED)
 
     # -- internals -------------------------------------------------------------------------------
 
@@ -635,7 +641,8 @@ class Table:
         if self.cycle.busy:
             raise Busy(f"the tray is {self.cycle.phase}: wait until it rests")
         if idle and self.cycle.phase is Phase.NEEDS_HELP:
-            raise Busy("the last roll needs checking first: confirm or correct the dice")
+            raise Busy("the last roll needs checking first: confirm or correct the dice",
+                       code="needs-checking")
 
     def _check_can_roll(self) -> None:
         game = self._game()
@@ -652,10 +659,10 @@ class Table:
 
     def _game(self, *, open_only: bool = True) -> Any:
         if self.match is None:
-            raise AgainstRules("no game yet: start one")
+            raise AgainstRules("no game yet: start one", code="no-game")
         game = self.match.game
         if open_only and game.finished:
-            raise AgainstRules("the game is over: start a new one")
+            raise AgainstRules("the game is over: start a new one", code="game-over")
         return game
 
 
@@ -765,7 +772,7 @@ def _last_game(events: Sequence[Event]) -> tuple[Event, ...]:
 
 def _name(name: Any) -> str:
     if not isinstance(name, str) or not NAME.fullmatch(name.strip()):
-        raise BadRequest("a name is 1 to 24 printable characters")
+        raise BadRequest("a name is 1 to 24 printable characters", code="bad-name")
     return name.strip()
 
 

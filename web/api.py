@@ -3,8 +3,10 @@
 Reading is open; acting needs a joined session (``POST /api/join`` with the table's code
 sets a signed cookie). Every acting request is JSON from the tray's own pages (a request
 from another site is refused) and carries the ``version`` of the state it was decided on.
-Every error is JSON ``{"error": "one line"}`` with a 4xx status, turned so in one place,
-:func:`register_errors`. The routes are described by :mod:`dicetray.web.openapi`.
+Every error is JSON ``{"error": "one line", "code": "a-word"}`` with a 4xx status (5xx when
+the tray cannot save), turned so in one place, :func:`register_errors`; the page shows the
+message, or in another language the words it has for the code. The routes are described by
+:mod:`dicetray.web.openapi`.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from dicetray.firmware.service import (
     TableError,
     TableService,
     TrayError,
+    error_code,
 )
 from dicetray.web.openapi import document
 
@@ -151,7 +154,7 @@ def _number(name: str) -> int | None:
 def get_frame(reading_id: int) -> Response:
     path = _table().frame(reading_id)
     if path is None:
-        return _error(404, f"no frame is kept for reading {reading_id}")
+        return _error(404, f"no frame is kept for reading {reading_id}", "no-frame")
     return send_file(path, mimetype="image/jpeg", max_age=3600)
 
 
@@ -264,29 +267,29 @@ def post_correct() -> tuple[Response, int]:
 # -- errors, in one place -------------------------------------------------------------------------
 
 
-def _error(status: int, message: str) -> Response:
-    response = jsonify({"error": " ".join(str(message).split()) or "error"})
+def _error(status: int, message: str, code: str) -> Response:
+    response = jsonify({"error": " ".join(str(message).split()) or "error", "code": code})
     response.status_code = status
     return response
 
 
 def register_errors(app: Flask) -> None:
-    """Every failure as ``{"error": "one line"}``: HTTP errors with their own status, the
-    table's refusals with theirs, a store that cannot write as 503."""
+    """Every failure as ``{"error": "one line", "code": "a-word"}``: HTTP errors with their
+    own status, the table's refusals with theirs, a store that cannot write as 503."""
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> Response:
-        return _error(error.code or 400, error.description or error.name)
+        return _error(error.code or 400, error.description or error.name, error_code(error))
 
     @app.errorhandler(TableError)
     def _refused(error: TableError) -> Response:
-        return _error(error.status, str(error))
+        return _error(error.status, str(error), error.code)
 
     @app.errorhandler(StoreError)
     def _store(error: StoreError) -> Response:
-        return _error(503, f"the tray could not save: {error}")
+        return _error(503, f"the tray could not save: {error}", "cannot-save")
 
     @app.errorhandler(TrayError)
     def _tray(error: TrayError) -> Response:
-        return _error(400, str(error))
+        return _error(400, str(error), error.code)
 

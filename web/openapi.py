@@ -12,12 +12,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from dicetray.firmware.service import Trouble
+
 __all__ = ["document"]
 
 _ERROR = {
     "type": "object",
-    "required": ["error"],
-    "properties": {"error": {"type": "string"}},
+    "required": ["error", "code"],
+    "properties": {
+        "error": {"type": "string", "description": "one line in English"},
+        "code": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+                 "description": "what went wrong as a stable word (stale-version, box-filled, "
+                                "not-your-turn, …): the page shows it in the phone's language"},
+    },
 }
 _VERSION = {"type": "integer", "description": "the version of the state the command was made on"}
 _STATE = {
@@ -27,7 +34,10 @@ _STATE = {
         "version": {"type": "integer"},
         "cycle": {"type": "string", "enum": ["idle", "tumbling", "settling", "reading",
                                              "needs-help", "error"]},
-        "why": {"type": "string"},
+        "why": {"type": "string", "description": "what is wrong, in English detail"},
+        "trouble": {"type": "string", "enum": [str(t) for t in Trouble],
+                    "description": "what is wrong as a word the page translates ('' if "
+                                   "nothing)"},
         "manual": {"type": "boolean"},
         "simulated": {"type": "boolean"},
         "game": {"type": "object", "nullable": True,

@@ -19,9 +19,11 @@ from dicetray.firmware.cycle import (
     Settled,
     SettleTimedOut,
     Stalled,
+    Trouble,
     Tumbled,
     step,
 )
+from dicetray.vision import Reason
 
 
 def run(events, cycle=None, settings=None):
@@ -118,3 +120,31 @@ class TestCameraLost:
         assert not cycle.manual and cycle.why == ""
         _, _, actions = run([RollAsked(), Tumbled()], cycle)
         assert actions == ["tumble", "watch"]
+
+
+class TestTrouble:
+    """What is wrong, as a word the phones translate; the English detail stays in ``why``."""
+
+    @pytest.mark.parametrize(("events", "trouble"), [
+        ([RollAsked(), Stalled("jammed")], Trouble.STALLED),
+        ([RollAsked(), Tumbled(), SettleTimedOut()], Trouble.SETTLE_TIMEOUT),
+        ([RollAsked(), Tumbled(), CameraLost("unplugged")], Trouble.CAMERA_LOST),
+        ([RollAsked(), Tumbled(), Settled(), ReadDone("unsure", "blur: smeared")], Trouble.BLUR),
+        ([RollAsked(), Tumbled(), Settled(), ReadDone("unsure", "odd: new")], Trouble.UNSURE),
+    ])
+    def test_each_way_to_need_help_names_its_trouble(self, events, trouble):
+        cycle, _, _ = run(events, settings=CycleConfig(retumbles=0))
+        assert cycle.phase in (Phase.NEEDS_HELP, Phase.ERROR)
+        assert cycle.trouble is trouble and cycle.why
+
+    def test_every_reason_of_the_reader_is_a_trouble_of_its_own(self):
+        for reason in Reason:
+            assert Trouble.of_reading(str(reason)) == str(reason)
+
+    def test_the_trouble_goes_with_the_next_roll_but_a_lost_camera_stays(self):
+        cycle, _, _ = run([RollAsked(), Stalled("jammed"), RollAsked()])
+        assert cycle.trouble is Trouble.NONE and cycle.why == ""
+        cycle, _, _ = run([CameraLost("unplugged"), RollAsked(), Tumbled(), Resolved()])
+        assert cycle.trouble is Trouble.CAMERA_LOST and cycle.manual
+        cycle, _, _ = run([CameraBack()], cycle=cycle)
+        assert cycle.trouble is Trouble.NONE and not cycle.manual

@@ -4,9 +4,12 @@ contract's shapes, and two phones acting on the same state."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from dicetray.firmware.service import TableError, Trouble, error_code
+from dicetray.rules import RulesError
 from dicetray.web.app import create_app
 
 
@@ -226,3 +229,55 @@ def test_the_analysis_of_a_finished_game_lists_each_player(app, tray):
                     move["loss"], abs=0.02)
                 assert move["chosen"]["kind"] != "score" or move["chosen"]["points"] is not None
     assert phone.get("/api/analysis?game=999").status_code == 404
+
+
+WORDS = Path(__file__).resolve().parents[2] / "web" / "static" / "i18n"
+
+
+def _codes(root: type[BaseException]) -> set[str]:
+    found, todo = set(), [root]
+    while todo:
+        kind = todo.pop()
+        todo.extend(kind.__subclasses__())
+        found.add(error_code(kind))
+    return found
+
+
+def test_every_error_names_its_case_with_a_code(app):
+    phone = joined(app)
+    stranger = app.test_client()
+    start = version(phone)
+
+    def code(answer, status):
+        assert answer.status_code == status, answer.get_json()
+        return answer.get_json()["code"]
+
+    assert code(stranger.post("/api/roll", json={"version": start}), 401) == "not-joined"
+    assert code(stranger.post("/api/join", json={"code": "NOPE", "name": "Eve"}), 403) == (
+        "wrong-code")
+    assert code(phone.post("/api/score", json={"version": start, "box": "chance"}),
+                422) == "no-game"
+    assert code(phone.post("/api/games", json={"version": start, "ruleset": "yahtzee",
+                                               "players": [""]}), 400) == "bad-name"
+    phone.post("/api/games", json={"version": start, "ruleset": "yahtzee", "players": ["Ann"]})
+    assert code(phone.post("/api/roll", json={"version": start}), 409) == "stale-version"
+    assert code(phone.post("/api/score", json={"version": version(phone), "box": "chance"}),
+                422) == "not-rolled"  # the rules engine's own refusal, by its class
+    assert code(phone.get("/api/nothing-here"), 404) == "not-found"
+    assert code(phone.get("/api/frames/99999.jpg"), 404) == "no-frame"
+
+
+def test_every_code_a_phone_can_be_told_has_german_words():
+    """A German phone shows its own words for what went wrong; the English page shows the
+    tray's message, so only German needs them."""
+    german = json.loads((WORDS / "de.json").read_text(encoding="utf-8"))
+    english = json.loads((WORDS / "en.json").read_text(encoding="utf-8"))
+    given = {"no-game", "game-over", "game-not-over", "nothing-to-correct", "needs-checking",
+             "bad-players", "bad-name", "no-frame", "cannot-save", "not-found", "forbidden",
+             "bad-request", "request-entity-too-large", "unsupported-media-type",
+             "method-not-allowed"}
+    codes = _codes(RulesError) | _codes(TableError) | given
+    assert not {c for c in codes if f"said.{c}" not in german}
+    for trouble in Trouble:
+        if trouble:
+            assert german[f"trouble.{trouble}"] != english[f"trouble.{trouble}"]

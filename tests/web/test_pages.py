@@ -90,7 +90,9 @@ def test_every_word_the_pages_use_is_translated(lang):
 def test_both_languages_have_the_same_keys_and_placeholders():
     en = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))
     de = json.loads((STATIC / "i18n" / "de.json").read_text(encoding="utf-8"))
-    assert en.keys() == de.keys()
+    # said.*: another language's words for the tray's English error messages (an English
+    # page shows the tray's own message, which says more)
+    assert en.keys() == {k for k in de if not k.startswith("said.")}
     for key in en:
         assert set(re.findall(r"\{\w+\}", en[key])) == set(re.findall(r"\{\w+\}", de[key])), key
 

@@ -53,7 +53,7 @@ def test_two_phones_play_a_whole_game_live_with_a_corrected_reading(served, phon
             assert rest(me, before) == "needs-help"
             same_state(me, other)
             expect(other.locator("#help")).to_be_visible()
-            expect(me.locator("#help-why")).to_contain_text("wrong-count")
+            expect(me.locator("#help-why")).to_contain_text("not every die was found")
             expect(me.locator("#help .snapshot-marks text")).to_have_count(5)
             missing = me.locator("#help-dice .die[data-value='']")
             expect(missing).to_have_count(1)
@@ -237,6 +237,30 @@ def test_german_phones_get_german_and_the_switch_is_remembered(served, phone):
     expect(page.locator("html")).to_have_attribute("lang", "en")
 
 
+def test_a_german_phone_is_told_what_went_wrong_in_german(served, phone):
+    ann = phone(locale="de-DE")
+    join(ann, served.url, "Ann")
+    start_game(ann, served.url, "yacht", ["Ann"])
+    served.tray.rig.sim.jam()
+    before = version(ann)
+    ann.click("#roll")
+    assert rest(ann, before) == "error"
+    expect(ann.locator("#why")).to_have_text("der Becher klemmt")
+    served.tray.rig.sim.unjam()
+    roll(ann)
+    # a move decided on an old state: the tray's refusal in German, and the new state shown
+    ann.route("**/api/events", lambda route: route.abort())
+    ann.reload()
+    ready(ann)
+    stale = served.tray.table.version
+    ann.wait_for_function("v => +document.body.dataset.version >= v", arg=stale)
+    served.tray.table.keep(stale, [0])
+    ann.locator("#sheet button.option").first.click()
+    expect(ann.locator("#banner")).to_have_text(
+        "Jemand war schneller: Der Tisch hat sich inzwischen geändert.")
+    expect(ann.locator("#dice .die.kept")).to_have_count(1)
+
+
 def test_a_wrong_code_is_said_and_a_joined_phone_shows_the_qr_code_of_the_join_link(served, phone):
     page = phone()
     page.goto(served.url + "/join")
@@ -301,7 +325,8 @@ def test_a_stalled_cup_says_why_and_the_roll_can_be_tried_again(served, phone):
     assert rest(ann, before) == "error"
     expect(ann.locator("#cycle")).to_have_text("Error")
     expect(ann.locator("#why")).to_be_visible()
-    assert ann.inner_text("#why") == served.tray.table.state()["why"] != ""
+    why = served.tray.table.state()["why"]
+    assert why and ann.inner_text("#why") == f"the cup is stuck: {why}"
     sim.unjam()
     roll(ann)
     expect(ann.locator("#why")).to_be_hidden()

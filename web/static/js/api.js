@@ -1,8 +1,12 @@
 // The JSON API: GET the state, POST commands carrying the version they were decided on.
+// An error answers {error, code}: the message is shown in the page's language (said()).
+import { said } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, message, body) {
-    super(message);
+    super(said(body && body.code, message));
     this.status = status;
+    this.code = body && body.code;
     this.body = body;
   }
 }

@@ -35,6 +35,17 @@ export function remember(lang) {
   localStorage.setItem(KEY, lang);
 }
 
+export function has(key) {
+  return key in words;
+}
+
+// What the tray says went wrong, in the page's language: the words for its code where this
+// language has them, else the tray's own (English) message.
+export function said(code, message) {
+  const key = `said.${code}`;
+  return code && current !== "en" && has(key) ? t(key) : message;
+}
+
 // t("turn.whose", {name: "Ann"}) -> "Ann's turn"; a missing key shows itself, never blank
 export function t(key, vars = {}) {
   const text = words[key] ?? key;

@@ -5,7 +5,7 @@ import { adviceFor, analysisOf, analysisPanel, coachPanel, hintsOn, setHints } f
 import { dieFace } from "./dice.js";
 import { $, banner, frame, h, s } from "./dom.js";
 import { frameFigure } from "./frame.js";
-import { pick, t } from "./i18n.js";
+import { has, lang, pick, t } from "./i18n.js";
 import { Live } from "./live.js";
 import { layoutOf, parOf } from "./sheet.js";
 
@@ -131,8 +131,8 @@ function render() {
   $("#cycle").textContent = t(`cycle.${state.cycle}`);
   $("#cycle").dataset.cycle = state.cycle;
   const trouble = state.cycle === "error" || (state.cycle === "needs-help" && !state.reading);
-  $("#why").hidden = !(trouble && state.why);
-  $("#why").textContent = state.why || "";
+  $("#why").hidden = !(trouble && (state.why || state.trouble));
+  $("#why").textContent = troubleText(state.why);
   $("#join-note").hidden = joined();
   $("#no-game").hidden = Boolean(match);
   renderAnalysis(match);
@@ -380,6 +380,16 @@ function startingValues(turn, reading) {
   );
 }
 
+// What is wrong, in words: the trouble's own in the page's language, with the tray's English
+// detail after it on an English page.
+function troubleText(detail) {
+  const key = `trouble.${state.trouble}`;
+  if (!state.trouble || !has(key)) return detail || "";
+  const lead = `${state.trouble}:`; // the reader's reasons start with their trouble's word
+  const rest = (detail || "").startsWith(lead) ? detail.slice(lead.length).trim() : detail;
+  return lang() === "en" && rest ? `${t(key)}: ${rest}` : t(key);
+}
+
 function renderHelp(help, turn) {
   const panel = $("#help");
   panel.hidden = !help;
@@ -391,8 +401,8 @@ function renderHelp(help, turn) {
   const key = `help:${reading ? reading.id : "hand"}:${state.match.number}:${state.match.game.current}:${turn.rolls_used}`;
   if (!edit || edit.key !== key) edit = { key, values: startingValues(turn, reading) };
   $("#help-why").textContent = reading
-    ? t("help.unsure", { why: state.why || reading.reason || t("help.no_reason") })
-    : t("help.manual", { why: state.why || t("help.camera_lost") });
+    ? t("help.unsure", { why: troubleText(state.why || reading.reason) || t("help.no_reason") })
+    : t("help.manual", { why: troubleText(state.why) || t("help.camera_lost") });
   const shot = reading ? frameFigure(reading) : null;
   $("#help-frame").replaceChildren(...(shot ? [shot] : []));
   const held = new Set(turn.dice ? turn.held : []);
