@@ -199,12 +199,14 @@ class Table:
         for option in list_options():
             info = option_info(option)
             options.append({"id": option, "names": dict(info.names),
-                            "description": info.description})
+                            "description": info.description,
+                            "descriptions": dict(info.descriptions)})
         sets = []
         for ruleset_id in list_rulesets():
             rules = load_ruleset(ruleset_id)
             sets.append({
                 "id": ruleset_id, "names": dict(rules.names), "description": rules.description,
+                "descriptions": dict(rules.descriptions),
                 "players": list(rules.players), "dice": rules.dice,
                 "games_per_match": rules.games_per_match,
             })

@@ -24,7 +24,7 @@ import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -96,6 +96,26 @@ def _text(value: Any) -> str | None:
     return None if isinstance(value, str) else f"must be a string, not {value!r}"
 
 
+def _description(value: Any) -> str | None:
+    if isinstance(value, str):
+        return None
+    if isinstance(value, dict):
+        if not isinstance(value.get("en"), str):
+            return "needs an English description (en)"
+        bad = [lang for lang, text in value.items() if not isinstance(text, str)]
+        return f"{bad[0]}: must be a string" if bad else None
+    return f'must be a string or a table by language like {{ en = "...", de = "..." }}: {value!r}'
+
+
+def _by_language(description: str | Mapping[str, str]) -> dict[str, str]:
+    """A description as a table by language (a plain string is English).
+
+    >>> _by_language("Roll.") == {"en": "Roll."}
+    True
+    """
+    return {"en": description} if isinstance(description, str) else dict(description)
+
+
 def _flag(value: Any) -> str | None:
     return None if isinstance(value, bool) else f"must be true or false, not {value!r}"
 
@@ -137,7 +157,7 @@ def _names(value: Any) -> str | None:
 SETTINGS: dict[str, Check] = {
     "id": _box_id,
     "names": _names,
-    "description": _text,
+    "description": _description,
     "source": _text,
     "dice": _int(1, 12),
     "faces": _int(2, 20),
@@ -218,10 +238,15 @@ class OptionInfo:
     names: Mapping[str, str]
     description: str
     source: str
+    descriptions: Mapping[str, str] = field(default_factory=dict)
 
     def name(self, lang: str = "en") -> str:
         """The option's name in ``lang``."""
         return pick_name(self.names, lang)
+
+    def describe(self, lang: str = "en") -> str:
+        """The option's one-line description in ``lang`` (English where it has none)."""
+        return self.descriptions.get(lang) or self.description
 
 
 def option_info(option: str) -> OptionInfo:
@@ -232,7 +257,8 @@ def option_info(option: str) -> OptionInfo:
     """
     raw = _read(_builtin_file(option, option=True))
     names = raw.get("names", {"en": option})
-    return OptionInfo(option, names, raw.get("description", ""), raw.get("source", ""))
+    texts = _by_language(raw.get("description", ""))
+    return OptionInfo(option, names, texts["en"], raw.get("source", ""), texts)
 
 
 def _is_path(text: str) -> bool:
@@ -674,7 +700,8 @@ def _build(draft: Draft, spec: str) -> RuleSet:
     return RuleSet(
         id=draft["id"],
         names=_localized(draft["names"]),
-        description=draft["description"],
+        description=_by_language(draft["description"])["en"],
+        descriptions=_by_language(draft["description"]),
         source=draft["source"],
         dice=dice,
         faces=faces,

@@ -324,10 +324,15 @@ class RuleSet:
     players: tuple[int, int] = (1, 8)
     options: tuple[str, ...] = ()
     spec: str = ""
+    descriptions: Mapping[str, str] = field(default_factory=dict)
 
     def name(self, lang: str = "en") -> str:
         """The rule set's name in ``lang``."""
         return pick_name(self.names, lang)
+
+    def describe(self, lang: str = "en") -> str:
+        """The rule set's one-line description in ``lang`` (English where it has none)."""
+        return self.descriptions.get(lang) or self.description
 
     def box(self, box_id: str) -> BoxSpec:
         """The box with this id; :class:`UnknownBox` when the sheet has none.
@@ -476,6 +481,7 @@ class RuleSet:
             "id": self.id,
             "names": dict(self.names),
             "description": self.description,
+            "descriptions": dict(self.descriptions) or {"en": self.description},
             "source": self.source,
             "options": list(self.options),
             "dice": self.dice,

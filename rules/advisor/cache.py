@@ -35,7 +35,8 @@ __all__ = ["FORMAT", "TableCache", "content_key", "load_table"]
 # Bump when the meaning or layout of a stored table changes: older files are then stale.
 FORMAT = 1
 MAGIC = b"dicetray-advisor-table\n"
-_COSMETIC = ("names", "description", "source", "options", "id", "players", "games_per_match")
+_COSMETIC = ("names", "description", "descriptions", "source", "options", "id", "players",
+             "games_per_match")
 
 
 def content_key(ruleset: RuleSet, op: str = "mean") -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dicetray.rules import RuleSetError, UnknownRuleSet, load_ruleset
+from dicetray.rules import RuleSetError, UnknownRuleSet, list_rulesets, load_ruleset
 from dicetray.rules.loader import builtin_dir, list_options, option_info
 
 MINIMAL = """\
@@ -133,7 +133,15 @@ class TestCombinations:
     def test_every_option_has_names_and_a_description(self, option: str) -> None:
         info = option_info(option)
         assert set(info.names) >= {"en", "de"}
-        assert info.description
+        assert info.description == info.describe("en")
+        assert info.describe("de") not in ("", info.description)
+
+    @pytest.mark.parametrize("ruleset", list_rulesets())
+    def test_every_built_in_set_is_described_in_english_and_german(self, ruleset: str) -> None:
+        rules = load_ruleset(ruleset)
+        assert rules.description == rules.describe("en") == rules.descriptions["en"]
+        assert rules.describe("de") not in ("", rules.description)
+        assert rules.describe("fr") == rules.description  # no French: English
 
     def test_option_referring_to_a_missing_box_is_refused(self) -> None:
         with pytest.raises(RuleSetError, match=r"pairs\.toml: boxes\[0\]\.before: no box"):
@@ -151,6 +159,14 @@ class TestUserFiles:
     def test_string_path_works_too(self, tmp_path: Path) -> None:
         path = write(tmp_path, MINIMAL)
         assert load_ruleset(str(path)).names["de"] == "Winzig"
+
+    def test_a_description_is_a_string_or_a_table_by_language(self, tmp_path: Path) -> None:
+        plain = load_ruleset(write(tmp_path, 'extends = "yacht"\ndescription = "Ours."\n'))
+        assert (plain.describe("en"), plain.describe("de")) == ("Ours.", "Ours.")
+        both = load_ruleset(write(
+            tmp_path, 'extends = "yacht"\ndescription = { en = "Ours.", de = "Unsere." }\n'))
+        assert (both.describe("en"), both.describe("de")) == ("Ours.", "Unsere.")
+        assert both.to_dict()["descriptions"] == {"en": "Ours.", "de": "Unsere."}
 
     def test_english_names_only_fall_back(self, tmp_path: Path) -> None:
         text = MINIMAL.replace(', de = "Sechser"', "").replace(', de = "Winzig"', "")
@@ -374,6 +390,9 @@ ERRORS = [
         "duplicate box id 'ones'",
     ),
     ('extends = "kniffel"\nboxes = 3\n', "boxes", "array of tables"),
+    ('extends = "kniffel"\ndescription = 3\n', "description", "a string or a table"),
+    ('extends = "kniffel"\ndescription = { de = "Nur Deutsch" }\n', "description",
+     "needs an English description (en)"),
     (
         'extends = "crag"\n[[boxes]]\nid = "thirteen"\nparams = { crag_box = "krag" }\n',
         "boxes[0].params.crag_box",

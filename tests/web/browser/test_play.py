@@ -228,6 +228,9 @@ def test_a_house_rule_reaches_the_tray(served, phone):
 
 def test_german_phones_get_german_and_the_switch_is_remembered(served, phone):
     page = phone(locale="de-DE")
+    page.goto(served.url + "/new")
+    expect(page.locator("label.choice", has_text="Yacht").first).to_contain_text(
+        "12 Felder, kein Bonus")  # the rule set's own German description
     page.goto(served.url + "/")
     expect(page.locator(".nav a").first).to_have_text("Spielblock")
     page.click("#lang")

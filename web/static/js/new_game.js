@@ -37,7 +37,7 @@ function drawRulesets() {
         }),
         h("span", { class: "choice-text" },
           h("strong", {}, nameOf(rs)),
-          h("small", {}, rs.description || ""),
+          h("small", {}, pick(rs.descriptions, rs.description || "")),
           h("small", { class: "meta" }, t("new.meta", { min: rs.players[0], max: rs.players[1], games: rs.games_per_match }))),
       ),
     ),
@@ -57,7 +57,7 @@ function choose(rs) {
         h("input", { type: "checkbox", name: "option", value: opt.id, checked: before.has(opt.id) }),
         h("span", { class: "choice-text" },
           h("strong", {}, opt.names ? pick(opt.names, opt.name || opt.id) : opt.name || opt.id),
-          h("small", {}, opt.description || "")),
+          h("small", {}, pick(opt.descriptions, opt.description || ""))),
       ),
     ),
   );
