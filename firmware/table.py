@@ -56,6 +56,7 @@ from dicetray.firmware.errors import (
     WrongCode,
 )
 from dicetray.firmware.ledge import Seen, throw_from
+from dicetray.firmware.views import Views
 from dicetray.rules import (
     Declared,
     Event,
@@ -135,6 +136,8 @@ class Table:
         self.reader = reader
         self.calibration = calibration
         self.config = config or TrayConfig()
+        camera = self.config.camera
+        self.views = Views(width=camera.view_width, quality=camera.view_quality)
         self.rng = rng or random.Random()
         self._run = run
         self._lock = threading.RLock()
@@ -233,6 +236,10 @@ class Table:
             return getter(reading_id).frame_path
         except (TrayError, KeyError, LookupError):
             return None
+
+    def view(self, reading_id: int) -> bytes | None:
+        """The phone-sized JPEG of a reading's frame, or None."""
+        return self.views.get(reading_id, self.frame(reading_id))
 
     # -- the coach ---------------------------------------------------------------------------
 
@@ -555,6 +562,9 @@ class Table:
                                             game_id=self.game_id)
         data["id"] = reading_id
         data["frame"] = f"/api/frames/{reading_id}.jpg"
+        if self.views.add(reading_id, frame) is not None:
+            data["view"] = f"/api/views/{reading_id}.jpg"  # what the phones show
+        data["width"], data["height"] = int(frame.shape[1]), int(frame.shape[0])
         self._pending = (data, reading_id)
         return ReadDone(reading.status, reading.reason)
 

@@ -158,6 +158,16 @@ def get_frame(reading_id: int) -> Response:
     return send_file(path, mimetype="image/jpeg", max_age=3600)
 
 
+@api.get("/views/<int:reading_id>.jpg")
+def get_view(reading_id: int) -> Response:
+    jpeg = _table().view(reading_id)
+    if jpeg is None:
+        return _error(404, f"no frame is kept for reading {reading_id}", "no-frame")
+    response = Response(jpeg, mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "public, max-age=3600"  # a reading's frame never changes
+    return response
+
+
 @api.get("/events")
 def get_events() -> Response:
     """Server-Sent Events: the state on every change, a heartbeat comment in between."""

@@ -135,6 +135,17 @@ def document() -> dict[str, Any]:
                                       "type": "string", "format": "binary"}}}},
                           **_errors(404)},
         }},
+        "/api/views/{reading}.jpg": {"get": {
+            "summary": "the frame a reading was made from, scaled to a phone's size "
+                       "(the reading's `view`; its dice's x and y are in the frame's `width` "
+                       "and `height`)",
+            "parameters": [{"name": "reading", "in": "path", "required": True,
+                            "schema": {"type": "integer", "minimum": 0}}],
+            "responses": {"200": {"description": "a JPEG",
+                                  "content": {"image/jpeg": {"schema": {
+                                      "type": "string", "format": "binary"}}}},
+                          **_errors(404)},
+        }},
         "/api/join": {"post": {
             "summary": "join the table with its code (sets the session cookie)",
             "requestBody": {"required": True, "content": {"application/json": {"schema": {

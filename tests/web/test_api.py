@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from dicetray.firmware.service import TableError, Trouble, error_code
@@ -64,6 +66,16 @@ def test_a_whole_turn_through_the_api(app, tray):
         assert {"value", "x", "y", "confidence", "zone"} <= set(die)
     frame = phone.get(state["reading"]["frame"])
     assert frame.status_code == 200 and frame.data[:2] == b"\xff\xd8"
+    # the phones are sent the frame at their size; the dice stay in the frame's pixels
+    reading = state["reading"]
+    view = phone.get(reading["view"])
+    assert view.status_code == 200 and len(view.data) < len(frame.data) / 2
+    shown = cv2.imdecode(np.frombuffer(view.data, np.uint8), cv2.IMREAD_COLOR)
+    kept = cv2.imdecode(np.frombuffer(frame.data, np.uint8), cv2.IMREAD_COLOR)
+    assert (reading["width"], reading["height"]) == (kept.shape[1], kept.shape[0])
+    assert shown.shape[1] == tray.table.config.camera.view_width
+    assert abs(shown.shape[0] / shown.shape[1] - kept.shape[0] / kept.shape[1]) < 0.01
+    assert phone.get("/api/views/99999.jpg").get_json()["code"] == "no-frame"
     scored = phone.post("/api/score", json={"version": state["version"], "box": "chance"})
     assert scored.status_code == 200
     after = scored.get_json()["game"]

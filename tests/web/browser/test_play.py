@@ -296,7 +296,16 @@ def test_the_snapshot_shows_the_value_read_over_each_die(served, phone):
     expect(marks).to_have_count(len(read))
     assert marks.all_text_contents() == read
     expect(ann.locator("#frame figcaption")).to_have_text(re.compile(" ".join(read)))
-    expect(ann.locator("#frame img")).to_have_attribute("src", reading["frame"])
+    expect(ann.locator("#frame img")).to_have_attribute("src", reading["view"])
+    # the marks sit over the dice although the photo is smaller than the frame
+    box = ann.locator("#frame img").bounding_box()
+    marks = ann.locator("#frame .snapshot-marks circle")
+    for die, mark in zip(reading["dice"], marks.all(), strict=True):
+        centre = mark.bounding_box()
+        x = (centre["x"] + centre["width"] / 2 - box["x"]) / box["width"] * reading["width"]
+        y = (centre["y"] + centre["height"] / 2 - box["y"]) / box["height"] * reading["height"]
+        assert abs(x - die["x"]) < 0.02 * reading["width"]
+        assert abs(y - die["y"]) < 0.02 * reading["height"]
 
 
 def test_mickey_is_declared_after_the_first_roll(served, phone):

@@ -1,16 +1,17 @@
-// The tray snapshot of a reading with the value read drawn over each die.
+// The tray snapshot of a reading with the value read drawn over each die: the phone-sized
+// view of the frame where the tray made one (the dice's x and y stay in the frame's pixels).
 import { h, s } from "./dom.js";
 import { t } from "./i18n.js";
 
 export function frameFigure(reading) {
   const figure = h("figure", { class: "snapshot" });
   if (!reading || !reading.frame) return null;
-  const img = h("img", { src: reading.frame, alt: t("frame.alt"), loading: "lazy" });
+  const img = h("img", { src: reading.view || reading.frame, alt: t("frame.alt"), loading: "lazy" });
   const wrap = h("div", { class: "snapshot-view" }, img);
   figure.append(wrap);
   const overlay = () => {
-    const w = img.naturalWidth;
-    const hgt = img.naturalHeight;
+    const w = reading.width || img.naturalWidth;
+    const hgt = reading.height || img.naturalHeight;
     if (!w || !hgt) return;
     const svg = s("svg", { viewBox: `0 0 ${w} ${hgt}`, class: "snapshot-marks", "aria-hidden": "true" });
     const r = Math.max(w, hgt) / 28;
