@@ -157,6 +157,20 @@ class Store:
             self.close()
             raise StoreError(f"cannot sync {self.data_dir}: {exc.strerror or exc}") from None
 
+    def _to_wal(self, conn: sqlite3.Connection) -> str:
+        """Put the database in WAL mode. SQLite answers "locked" at once, without waiting
+        for the busy timeout, when another connection opening a new file at the same moment
+        holds it (1 open in about 150 of four at once), so the switch is tried again until
+        the busy timeout has passed."""
+        deadline = time.monotonic() + self._settings.busy_timeout
+        while True:
+            try:
+                return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
+
     def _open(self) -> sqlite3.Connection:
         name = str(self.path)
         try:
@@ -170,7 +184,7 @@ class Store:
             raise StoreError(f"cannot open {name}: {_explain(exc)}") from None
         try:
             schema.check(conn, name)  # before anything that writes
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            mode = self._to_wal(conn)
             if mode != "wal":
                 raise StoreError(f"cannot put {name} in WAL mode (it stays in {mode})")
             conn.execute("PRAGMA synchronous = FULL")
