@@ -42,6 +42,20 @@ def start_game(page: Page, url: str, ruleset: str, players: list[str], games: in
     expect(page.locator("#sheet")).to_be_visible()
 
 
+def seated(page: Page, url: str, ruleset: str = "yacht") -> Page:
+    """The phone joined as Ann, playing a game of ``ruleset`` alone."""
+    join(page, url, "Ann")
+    start_game(page, url, ruleset, ["Ann"])
+    return page
+
+
+def roll_to_rest(page: Page) -> str:
+    """Press Roll and wait until the tray rests again; its cycle."""
+    before = version(page)
+    page.click("#roll")
+    return rest(page, before)
+
+
 def version(page: Page) -> int:
     return int(page.evaluate("document.body.dataset.version || -1"))
 

@@ -13,7 +13,9 @@ from helpers import (
     ready,
     rest,
     roll,
+    roll_to_rest,
     same_state,
+    seated,
     start_game,
     version,
 )
@@ -146,9 +148,7 @@ def test_a_phone_waking_from_sleep_catches_up(served, phone):
 
 
 def test_undo_asks_first(served, phone):
-    ann = phone()
-    join(ann, served.url, "Ann")
-    start_game(ann, served.url, "yacht", ["Ann"])
+    ann = seated(phone(), served.url)
     roll(ann)
     ann.locator("#sheet tr[data-box=chance] button.option").click()
     expect(ann.locator("#sheet .filled")).to_have_count(1)
@@ -176,13 +176,9 @@ def test_a_phone_that_has_not_joined_watches_but_cannot_act(served, phone):
 
 
 def test_dice_are_entered_by_hand_when_the_camera_is_lost(served, phone):
-    ann = phone()
-    join(ann, served.url, "Ann")
-    start_game(ann, served.url, "yacht", ["Ann"])
+    ann = seated(phone(), served.url)
     served.tray.rig.sim.unplug_camera()
-    before = version(ann)
-    ann.click("#roll")
-    assert rest(ann, before) == "needs-help"
+    assert roll_to_rest(ann) == "needs-help"
     expect(ann.locator("#help-why")).to_contain_text("Enter the dice by hand")
     expect(ann.locator("#help-why")).to_contain_text("unplugged")
     expect(ann.locator("#help .snapshot")).to_have_count(0)
@@ -241,13 +237,9 @@ def test_german_phones_get_german_and_the_switch_is_remembered(served, phone):
 
 
 def test_a_german_phone_is_told_what_went_wrong_in_german(served, phone):
-    ann = phone(locale="de-DE")
-    join(ann, served.url, "Ann")
-    start_game(ann, served.url, "yacht", ["Ann"])
+    ann = seated(phone(locale="de-DE"), served.url)
     served.tray.rig.sim.jam()
-    before = version(ann)
-    ann.click("#roll")
-    assert rest(ann, before) == "error"
+    assert roll_to_rest(ann) == "error"
     expect(ann.locator("#why")).to_have_text("der Becher klemmt")
     served.tray.rig.sim.unjam()
     roll(ann)
@@ -286,9 +278,7 @@ def test_a_wrong_code_is_said_and_a_joined_phone_shows_the_qr_code_of_the_join_l
 
 
 def test_the_snapshot_shows_the_value_read_over_each_die(served, phone):
-    ann = phone()
-    join(ann, served.url, "Ann")
-    start_game(ann, served.url, "yacht", ["Ann"])
+    ann = seated(phone(), served.url)
     roll(ann)
     reading = served.tray.table.reading
     read = [str(d["value"]) for d in reading["dice"]]
@@ -309,9 +299,7 @@ def test_the_snapshot_shows_the_value_read_over_each_die(served, phone):
 
 
 def test_mickey_is_declared_after_the_first_roll(served, phone):
-    ann = phone()
-    join(ann, served.url, "Ann")
-    start_game(ann, served.url, "mickey", ["Ann"])
+    ann = seated(phone(), served.url, "mickey")
     expect(ann.locator("#declare")).to_be_hidden()
     roll(ann)
     ann.click("#declare")
@@ -327,14 +315,10 @@ def test_mickey_is_declared_after_the_first_roll(served, phone):
 
 
 def test_a_stalled_cup_says_why_and_the_roll_can_be_tried_again(served, phone):
-    ann = phone()
-    join(ann, served.url, "Ann")
-    start_game(ann, served.url, "yacht", ["Ann"])
+    ann = seated(phone(), served.url)
     sim = served.tray.rig.sim
     sim.jam()
-    before = version(ann)
-    ann.click("#roll")
-    assert rest(ann, before) == "error"
+    assert roll_to_rest(ann) == "error"
     expect(ann.locator("#cycle")).to_have_text("Error")
     expect(ann.locator("#why")).to_be_visible()
     why = served.tray.table.state()["why"]
