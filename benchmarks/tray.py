@@ -79,21 +79,23 @@ def roll_parts(rolls: int, seed: int) -> list[dict[str, float]]:
 
 
 def serve(seed: int) -> tuple[Any, Any, int]:
+    """A simulated tray served on a free port: the tray, a function that stops the server,
+    the port."""
     from waitress import create_server
 
-    from dicetray.web.app import create_app
+    from dicetray.web.app import create_app, stop
 
     folder = tempfile.mkdtemp()
     tray = open_tray(folder, simulate=True, fast=True, seed=seed, code="BENCH")
     app = create_app(tray.table, secret_key=os.urandom(32))
     server = create_server(app, host="127.0.0.1", port=0, threads=32)
     threading.Thread(target=server.run, daemon=True).start()
-    return tray, server, server.effective_port
+    return tray, lambda: stop(app, server), server.effective_port
 
 
 def load(clients: int, seconds: float, seed: int) -> dict[str, float]:
     """GET /api/state from ``clients`` keep-alive clients at once for ``seconds``."""
-    tray, server, port = serve(seed)
+    tray, stop_server, port = serve(seed)
     latencies: list[float] = []
     lock = threading.Lock()
     stop = time.perf_counter() + seconds
@@ -117,7 +119,7 @@ def load(clients: int, seconds: float, seed: int) -> dict[str, float]:
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - began
-    server.close()
+    stop_server()
     tray.close()
     latencies.sort()
     return {"requests": len(latencies), "per_second": len(latencies) / elapsed,

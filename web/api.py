@@ -172,22 +172,27 @@ def get_view(reading_id: int) -> Response:
 def get_events() -> Response:
     """Server-Sent Events: the state on every change, a heartbeat comment in between."""
     table = _table()
-    heartbeat = current_app.extensions["web_settings"].heartbeat_s
+    settings = current_app.extensions["web_settings"]
+    stopping = current_app.extensions["stopping"]
     after = _after(request.headers.get("Last-Event-ID") or request.args.get("version"))
     joined, name = _joined(), session.get("name")
     you = json.dumps({"joined": joined, "name": name if joined else None})
     told = current_app.extensions["told"]
 
     def stream() -> Iterator[str]:
-        last = after
+        # quiet from the start: a phone that has the newest state gets a heartbeat at once
+        # (the headers go with the first bytes, and its EventSource opens only then)
+        last, quiet = after, settings.heartbeat_s
         state = table.state()
-        while True:
+        while not stopping.is_set():
             if state is not None and state["version"] > last:
-                last = state["version"]
+                last, quiet = state["version"], 0.0
                 yield f'id: {last}\nevent: state\ndata: {{"you": {you}, {_text(told, state)}\n\n'
-            else:
+            elif quiet >= settings.heartbeat_s:
+                quiet = 0.0
                 yield ": heartbeat\n\n"
-            state = table.wait(last, heartbeat)
+            state = table.wait(last, settings.stop_check_s)
+            quiet += settings.stop_check_s if state is None else 0.0
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(stream(), mimetype="text/event-stream", headers=headers)

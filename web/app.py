@@ -17,9 +17,10 @@ The app keeps no state of its own: the table service is handed in and lives in
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from flask import Flask
 
@@ -27,7 +28,7 @@ from dicetray.firmware.service import TableService
 from dicetray.web.api import api, register_errors
 from dicetray.web.pages import pages_blueprint
 
-__all__ = ["WebSettings", "create_app"]
+__all__ = ["Server", "WebSettings", "create_app", "stop"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,9 @@ class WebSettings:
     #: Seconds between heartbeats on the live stream: short enough that a phone notices a
     #: dead connection within a minute, long enough to cost nothing on the Pi.
     heartbeat_s: float = 15.0
+    #: Seconds a live stream waits for a change before it looks whether the server is
+    #: stopping: how long a stop waits for the phones' streams to end (see :func:`stop`).
+    stop_check_s: float = 0.5
 
 
 def create_app(table: TableService, *, secret_key: bytes,
@@ -65,7 +69,30 @@ def create_app(table: TableService, *, secret_key: bytes,
     app.extensions["table"] = table
     app.extensions["web_settings"] = settings
     app.extensions["told"] = {}  # the live stream's text of the newest state
+    app.extensions["stopping"] = threading.Event()
     app.register_blueprint(api)
     app.register_blueprint(pages_blueprint())
     register_errors(app)
     return app
+
+
+class _Dispatcher(Protocol):
+    def shutdown(self, cancel_pending: bool = True, timeout: float = 5) -> bool: ...
+
+
+class Server(Protocol):
+    """What :func:`stop` needs of a server: waitress's, as ``create_server`` makes it."""
+
+    task_dispatcher: _Dispatcher
+
+    def close(self) -> None: ...
+
+
+def stop(app: Flask, server: Server) -> None:
+    """Stop serving ``app``: end the phones' live streams, let the server's threads finish
+    what they are writing, then close it. (Closed at once, a stream thread that wakes later
+    writes to a closed server: waitress prints a traceback for each phone.)"""
+    app.extensions["stopping"].set()
+    settings = app.extensions["web_settings"]
+    server.task_dispatcher.shutdown(cancel_pending=True, timeout=4 * settings.stop_check_s)
+    server.close()

@@ -48,7 +48,7 @@ def run(ctx: click.Context, simulate: bool, fast: bool, host: str, port: int,
     from dicetray.firmware.shutdown import stop_on_signals
     from dicetray.firmware.tray import open_tray
     from dicetray.vision.errors import VisionError
-    from dicetray.web.app import create_app
+    from dicetray.web.app import create_app, stop
 
     if fast and not simulate:
         raise click.UsageError("--fast only makes sense with --simulate")
@@ -61,9 +61,10 @@ def run(ctx: click.Context, simulate: bool, fast: bool, host: str, port: int,
     except (TrayError, VisionError) as exc:
         raise click.ClickException(" ".join(str(exc).split())) from None
     servers: list[Any] = []
+    app: Any = None  # set before the first server is
     try:
         # the stops first: a SIGTERM while starting up also stops the motor and ends cleanly
-        with stop_on_signals(tray.rig.cup.stop, lambda: [s.close() for s in servers]):
+        with stop_on_signals(tray.rig.cup.stop, lambda: [stop(app, s) for s in servers]):
             app = create_app(tray.table, secret_key=secret_key(folder))
             try:
                 servers.append(create_server(app, host=host, port=port, threads=THREADS,

@@ -17,7 +17,7 @@ from waitress import create_server
 from dicetray.firmware.store import Store
 from dicetray.firmware.table import start_thread
 from dicetray.rules import Match, load_ruleset
-from dicetray.web.app import create_app
+from dicetray.web.app import create_app, stop
 
 pytestmark = pytest.mark.slow
 
@@ -66,7 +66,7 @@ def served(sim_tray):
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield tray, Phone(server.effective_port)
-    server.close()
+    stop(app, server)
 
 
 def truth(tray) -> Counter:
