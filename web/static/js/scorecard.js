@@ -435,6 +435,8 @@ function renderHelp(help, turn) {
   draw();
 }
 
+let sheetDrawn = "";
+
 function renderSheet(match) {
   const game = match.game;
   const table = $("#sheet");
@@ -442,6 +444,14 @@ function renderSheet(match) {
   const multi = columns.length > 1;
   const options = new Map(game.options.map((o) => [`${o.column}|${o.box}`, o]));
   const canScore = joined() && !game.finished && state.cycle === "idle" && game.turn.dice;
+  // a roll's states (tumbling, settling, reading) leave the sheet as it is: drawn once
+  const drawn = JSON.stringify([
+    lang(), layout.id, columns, game.sheets, game.current, game.finished, Boolean(game.turn.dice),
+    game.options, Boolean(canScore), match.finished, match.winners, match.totals, game.winners,
+    game.players.map((name) => hintsOn(name)),
+  ]);
+  if (drawn === sheetDrawn && table.firstChild) return;
+  sheetDrawn = drawn;
   const head = h("thead");
   const names = h("tr", {}, h("th", { class: "box-name" }, ""));
   game.players.forEach((player, i) => {
