@@ -103,7 +103,7 @@ def on_empty_tray(img: np.ndarray, bg: np.ndarray | None, finds: list[Candidate]
         return []
     same = []
     for c in finds:
-        a, b = middle(img, c, settings.body), middle(bg, c, settings.body)
+        a, b = middle(img, c, settings.middle), middle(bg, c, settings.middle)
         if a.size == 0:
             continue
         diff = cv2.absdiff(cv2.GaussianBlur(a, _SMOOTH, 0), cv2.GaussianBlur(b, _SMOOTH, 0))

@@ -25,14 +25,14 @@ def look_alike(img: np.ndarray, dropped: list[Die], known: list[Die], unread: li
                seen: dict[int, np.ndarray], finds: list, st: ReaderSettings) -> list[Die]:
     """The bare finds the classifier did not read (``dropped``) that look like a die read
     in the frame (``known``; ``look_alike``), are about as large as the other ``finds``
-    (``alike_size``), die-shaped (``alike_round``) and a die to the classifier
+    (``like_size``), die-shaped (``alike_round``) and a die to the classifier
     (``alike_none``), and are no die already shown (``known``, ``unread``) found twice:
     each shown in doubt with the value the classifier finds likeliest.
     """
     kin = [d.found for d in known if d.found is not None]
     if not dropped or not kin:
         return []
-    bodies = np.array([body(img, k, st.body) for k in kin])
+    bodies = np.array([body(img, k, st.middle) for k in kin])
     shown = [d.found for d in (*known, *unread) if d.found is not None]
     mid = statistics.median(f.size for f in finds)
     out: list[Die] = []
@@ -40,9 +40,9 @@ def look_alike(img: np.ndarray, dropped: list[Die], known: list[Die], unread: li
         cand, p = die.found, seen[id(die)]
         assert cand is not None
         if (float(p[_NONE]) > st.alike_none or near(cand, shown, st.twice)
-                or not 1 / st.alike_size <= cand.size / mid <= st.alike_size
+                or not 1 / st.like_size <= cand.size / mid <= st.like_size
                 or patch_roundness(img, cand, st.patch * cand.size) < st.alike_round
-                or colour_gap(body(img, cand, st.body), bodies) > st.look_alike):
+                or colour_gap(body(img, cand, st.middle), bodies) > st.look_alike):
             continue
         shown.append(cand)
         die.value = 1 + int(np.argmax(p[1:7]))
@@ -64,7 +64,7 @@ def set_apart(img: np.ndarray, unread: list[Die], dice: list[Die],
     clean = [d.found for d in dice if d.value and not d.problem and d.found is not None]
     if len(clean) < 2 or not unread:
         return unread, []
-    bodies = np.array([body(img, f, st.body) for f in clean])
+    bodies = np.array([body(img, f, st.middle) for f in clean])
     spread = max(float(np.linalg.norm(bodies[i] - bodies[j]))
                  for i in range(len(bodies)) for j in range(i + 1, len(bodies)))
     if spread > st.look_alike:
@@ -78,7 +78,7 @@ def set_apart(img: np.ndarray, unread: list[Die], dice: list[Die],
             kept.append(die)
             continue
         off = not 1 / st.unlike_size <= cand.size / size <= st.unlike_size
-        (unlike if off or colour_gap(body(img, cand, st.body), bodies) > st.unlike_colour
+        (unlike if off or colour_gap(body(img, cand, st.middle), bodies) > st.unlike_colour
          else kept).append(die)
     return kept, unlike
 
@@ -97,7 +97,7 @@ def odd_one_out(img: np.ndarray, dice: list[Die], seen: dict[int, np.ndarray],
     found = [(d, d.found) for d in dice if d.found is not None]
     if not doubtful or len(found) < st.refs:  # itself and two others
         return
-    bodies = np.array([body(img, f, st.body) for _, f in found])
+    bodies = np.array([body(img, f, st.middle) for _, f in found])
     for die in doubtful:
         i = next(k for k, (d, _) in enumerate(found) if d is die)
         if colour_gap(bodies[i], np.delete(bodies, i, axis=0)) > st.look_alike:

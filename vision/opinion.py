@@ -189,7 +189,7 @@ class Opinion:
     def moving(self, finds: list[Candidate], others: list[Candidate],
                probs: np.ndarray | None = None, sure: float | None = None) -> list[Candidate]:
         """The ``finds`` that are dice smeared by motion: not beside one of the ``others``
-        (``moving_apart``: a side face of a die seen at a slant looks smeared too), the
+        (``streak``: a side face of a die seen at a slant looks smeared too), the
         gradients around each run one way (``smeared``) and the classifier (its ``probs``
         when given, one row per find) is ``sure`` no face can be read there
         (``moving_sure`` unless told).
@@ -201,9 +201,9 @@ class Opinion:
         sure = st.moving_sure if sure is None else sure
         smeared = []
         for i, c in enumerate(finds):
-            if near(c, others, st.moving_apart):
+            if near(c, others, st.streak):
                 continue
-            if patch_roundness(self.img, c, st.moving_patch * c.size) < st.smeared:
+            if patch_roundness(self.img, c, st.streak * c.size) < st.smeared:
                 smeared.append(i)
         if not smeared:
             return []

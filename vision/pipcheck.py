@@ -69,8 +69,8 @@ def check(sc: Scene, dice: list[Die]) -> None:
                 die.value = value
             lowest_on = min(float(on_grid[on].min()), 1.0) if on.any() else 0.0
             margin = lowest_on - (float(on_grid[~on].max()) if (~on).any() else 0.0)
-        if sizes is not None and not (st.size_band[0] <= _size_of(sc, die) / sizes
-                                      <= st.size_band[1]):
+        if sizes is not None and not (1 / st.like_size <= _size_of(sc, die) / sizes
+                                      <= st.like_size):
             die.problem = die.problem or Reason.AMBIGUOUS
         if out:
             die.problem = Reason.EDGE
@@ -143,7 +143,7 @@ def side_faces(sc: Scene, dice: list[Die]) -> None:
     if len(p) == 0:
         return
     for die in dice:
-        reach = st.side_doubt_reach * 2 * st.half_edge * die.offset
+        reach = st.reach * 2 * st.half_edge * die.offset
         dist = np.hypot(p.x - die.fit.centre[0], p.y - die.fit.centre[1])
         near = (dist <= reach) & (p.dark == die.dark)
         near[die.pips] = False

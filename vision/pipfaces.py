@@ -127,7 +127,7 @@ def _without_side_faces(sc: Scene, found: list[Die]) -> list[Die]:
     keep = []
     for die in found:
         own = median(p.elong[die.pips])
-        reach = st.side_drop_reach * 2 * st.half_edge * die.offset
+        reach = st.reach * 2 * st.half_edge * die.offset
         dist = np.hypot(p.x - die.fit.centre[0], p.y - die.fit.centre[1])
         near = (dist <= reach) & (p.dark == die.dark)
         near[die.pips] = False
@@ -213,7 +213,7 @@ def confirm(sc: Scene, found: list[Die], candidates: list[Candidate],
     match: dict[int, int] = {}
     taken: set[int] = set()
     for dist, i, j in pairs:
-        if i in match or j in taken or dist > st.on_find * size[j]:
+        if i in match or j in taken or dist > st.middle * size[j]:
             continue
         match[i] = j
         taken.add(j)

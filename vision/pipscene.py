@@ -132,7 +132,7 @@ def windows(candidates: list[Candidate], s: float, shape: tuple[int, ...],
     h, w = round(shape[0] * s), round(shape[1] * s)
     boxes = []
     for c in candidates:
-        r = st.window * c.size * s
+        r = st.reach * c.size * s
         boxes.append([max(0, math.floor(c.x * s - r)), max(0, math.floor(c.y * s - r)),
                       min(w, math.ceil(c.x * s + r)), min(h, math.ceil(c.y * s + r))])
     merged = True

@@ -57,9 +57,10 @@ class ReaderSettings:
     widen: float = 0.7
     #: Side of the box the gradient structure tensor is averaged over, in pip diameters.
     tensor_box: float = 1.6
-    #: Half-side of the window read around each die the detector found, in edges (the
-    #: die, its side faces and room for the pips of a die the detector sized too small).
-    window: float = 1.3
+    #: How far a die's side faces reach from its centre, in edges: the window read around
+    #: each die the detector found (with room for the pips of a die it sized too small),
+    #: and where the pips beside a face are looked at for its side faces'.
+    reach: float = 1.3
     #: Least side of a window read, working px (the pip filter's kernel at 6 px pips).
     min_window: int = 8
     #: Half the face edge in pip offsets (a is ~0.3 of the edge): the dice's geometry.
@@ -123,16 +124,17 @@ class ReaderSettings:
     #: A group split in two where one part's pips are this much more oval than the other's
     #: (a side face beside a top face).
     side_split_elong: float = 0.2
-    #: A face is dropped where the pips within this many of its edges beside it are ...
-    side_drop_reach: float = 1.3
-    #: ... this much rounder than its own (the die's top face beside a side face).
+    #: A face is dropped where the pips within :attr:`reach` beside it are this much
+    #: rounder than its own (the die's top face beside a side face).
     side_drop_elong: float = 0.3
-    #: A face is put in doubt where the pips within this many of its edges beside it are ...
-    side_doubt_reach: float = 1.2
-    #: ... this much rounder than its own.
+    #: A face is put in doubt where the pips within :attr:`reach` beside it are this much
+    #: rounder than its own (at a reach of 1.2 instead, no answer on the shared sets or the
+    #: rendered frames changed right, refused or wrong).
     side_doubt_elong: float = 0.1
-    #: Farthest a face's centre may lie from a find's centre, in edges, to be that die.
-    on_find: float = 0.4
+    #: A find's middle: within this share of its edge of its centre. A face whose centre
+    #: lies there is that find's die; the colour there is the die's body colour (its pips
+    #: too few to sway it), and is compared there with the empty tray.
+    middle: float = 0.4
     #: Pips within this many half edges of a find's centre may be its face's.
     find_reach: float = 1.1
     #: Half-side of a find's patch, in edges: the die and a margin, as the classifier's
@@ -178,8 +180,11 @@ class ReaderSettings:
     #: Faces (of one value, or of any) a frame needs for its own reference (the aspect of a
     #: value's grid, the dice's size): fewer, and one odd face sets it.
     refs: int = 3
-    #: A die's size may be off the frame's other dice's by this factor at most.
-    size_band: tuple[float, float] = (0.75, 1.33)
+    #: Most factor between a die's size and the frame's other dice's (their median) for it
+    #: to be one of them: a face read at another size was framed wrongly; a faint find
+    #: without pips of another size is no die of the set. (Once 0.75-1.33 for the first,
+    #: 1.35 for the second: one factor changed no answer right, refused or wrong.)
+    like_size: float = 1.35
     #: Most a face's grid aspect may differ, as a share, from the median of the faces of its
     #: value in the frame before it is called cocked (a die leaning 40 degrees shows its
     #: face foreshortened to 0.77, an aspect 1.3 times the flat faces') ...
@@ -246,17 +251,12 @@ class ReaderSettings:
     #: Most roundness of the gradients around a find smeared by motion (a die blurred
     #: mid-tumble is smeared one way; a key or a sharp die is not).
     smeared: float = 0.4
-    #: A find within this many edges of another is not taken for a moving die (a side
-    #: face of a die seen at a slant looks smeared too).
-    moving_apart: float = 1.0
-    #: Half-side of the patch whose gradients tell a find smeared, in edges (the die and
-    #: its streak).
-    moving_patch: float = 1.0
+    #: How far a moving die's streak reaches from its find's centre, in edges: the patch
+    #: whose gradients tell it smeared, and how near another find it is not taken for one
+    #: (a side face of a die seen at a slant looks smeared too).
+    streak: float = 1.0
 
     # --- kinship: is a find one of the set of dice read? ------------------------------
-    #: Half-side of the middle of a find whose median colour is its body's, in edges (its
-    #: pips too few to sway it); also where it is compared with the empty tray.
-    body: float = 0.4
     #: Most colour difference (CIELAB, OpenCV's 8-bit scale) between the body of a find
     #: the pips saw nothing on and a die read in the same frame for it to be taken for one
     #: of the set; and the most spread of a set. Measured on the real photos:
@@ -268,8 +268,7 @@ class ReaderSettings:
     #: ... the least roundness of the gradients around it (a die's square body has edges
     #: every way; a cable, a label's print or a key's letters run mostly one way) ...
     alike_round: float = 0.5
-    #: ... and the most factor between its size and the median find's.
-    alike_size: float = 1.35
+    #: ... and its size within :attr:`like_size` of the median find's.
     #: Two finds within this many edges are one die found twice (two flat dice lie an edge
     #: apart at least).
     twice: float = 0.6
