@@ -80,13 +80,6 @@ def background(calibration: Any, img: np.ndarray) -> np.ndarray | None:
     return bg
 
 
-#: Side of the smoothing applied to the frame and the empty tray before they are compared
-#: (a die's pips survive it; the camera's noise does not).
-_SMOOTH = (5, 5)
-#: Percentile of the difference over a find's middle that counts (a 1's pip covers 3 %).
-_PERCENTILE = 99
-
-
 def on_empty_tray(img: np.ndarray, bg: np.ndarray | None, finds: list[Candidate],
                   settings: ReaderSettings = DEFAULT_SETTINGS) -> list[Candidate]:
     """The finds that were there on the empty tray ``bg``
@@ -106,8 +99,10 @@ def on_empty_tray(img: np.ndarray, bg: np.ndarray | None, finds: list[Candidate]
         a, b = middle(img, c, settings.middle), middle(bg, c, settings.middle)
         if a.size == 0:
             continue
-        diff = cv2.absdiff(cv2.GaussianBlur(a, _SMOOTH, 0), cv2.GaussianBlur(b, _SMOOTH, 0))
-        if float(np.percentile(diff.max(axis=2), _PERCENTILE)) < settings.background_same:
+        k = (settings.background_blur,) * 2
+        diff = cv2.absdiff(cv2.GaussianBlur(a, k, 0), cv2.GaussianBlur(b, k, 0))
+        if (float(np.percentile(diff.max(axis=2), settings.background_percentile))
+                < settings.background_same):
             same.append(c)
     return same
 

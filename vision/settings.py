@@ -286,6 +286,11 @@ class ReaderSettings:
     #: find to be something put there: a die's pips differ by 60 and more even on a floor
     #: of its own colour; a clip, a knot or the wood's grain differs by noise and light.
     background_same: float = 25.0
+    #: ... smoothed this many px (odd) first: a die's pips survive it, the camera's noise
+    #: does not ...
+    background_blur: int = 5
+    #: ... at this percentile of the middle (a 1's pip covers 3 % of it).
+    background_percentile: float = 99.0
 
     # --- the verdict ------------------------------------------------------------------
     #: A die whose find's centre lies within this share of its edge of the frame's border
