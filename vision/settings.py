@@ -265,10 +265,10 @@ class ReaderSettings:
     look_alike: float = 45.0
     #: ... the classifier's most probability of "no die" there ...
     alike_none: float = 0.1
-    #: ... the least roundness of the gradients around it (a die's square body has edges
-    #: every way; a cable, a label's print or a key's letters run mostly one way) ...
+    #: ... and the least roundness of the gradients around it (a die's square body has
+    #: edges every way; a cable, a label's print or a key's letters run mostly one way);
+    #: its size within :attr:`like_size` of the median find's too.
     alike_round: float = 0.5
-    #: ... and its size within :attr:`like_size` of the median find's.
     #: Two finds within this many edges are one die found twice (two flat dice lie an edge
     #: apart at least).
     twice: float = 0.6
