@@ -26,11 +26,11 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from benchmarks.vision import engine_chosen  # noqa: E402
-from dicetray.vision import recognizer  # noqa: E402
+from dicetray.vision import pipscene  # noqa: E402
 from dicetray.vision.classifier import TURNS, classify  # noqa: E402
 from dicetray.vision.detector import detect  # noqa: E402
 from dicetray.vision.networks import ENGINES  # noqa: E402
-from dicetray.vision.recognizer import read  # noqa: E402
+from dicetray.vision.reader import read  # noqa: E402
 from dicetray.vision.render import render_dataset  # noqa: E402
 
 SIZES = ((640, 480), (1280, 960))
@@ -66,7 +66,7 @@ def windows_scaled_ms(frames: list[np.ndarray]) -> dict[str, float]:
     pip windows to the working scale (every call of the recognizer's ``resize``, summed;
     the second of two reads kept)."""
     spent: list[float] = []
-    plain = recognizer.resize
+    plain = pipscene.resize
 
     def timed(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
         start = time.perf_counter()
@@ -80,11 +80,11 @@ def windows_scaled_ms(frames: list[np.ndarray]) -> dict[str, float]:
         read(frame)
         return sum(spent)
 
-    recognizer.resize = timed  # type: ignore[assignment]
+    pipscene.resize = timed  # type: ignore[assignment]
     try:
         return _per_engine(frames, second_read)
     finally:
-        recognizer.resize = plain  # type: ignore[assignment]
+        pipscene.resize = plain  # type: ignore[assignment]
 
 
 def stages(size: tuple[int, int], frames: int, seed: int) -> dict[str, dict[str, float]]:

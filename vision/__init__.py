@@ -5,7 +5,7 @@
 (4,)
 """
 
+from dicetray.vision.reader import read
 from dicetray.vision.reading import DieReading, Reading, Reason
-from dicetray.vision.recognizer import read
 
 __all__ = ["DieReading", "Reading", "Reason", "read"]

@@ -14,7 +14,7 @@ only where both agree, so a face the pipeline misread is caught rather than repo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -114,13 +114,15 @@ def _view(blob: np.ndarray, k: int) -> np.ndarray:
 
 
 def classify_soon(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
-                  turns: int = 1) -> Future[np.ndarray]:
+                  turns: int = 1, *,
+                  run: Callable[..., np.ndarray] | None = None) -> Future[np.ndarray]:
     """:func:`classify` run on a worker thread, on one core: the network leaves Python's
     lock while it runs, so the caller's own work (the pips) goes on meanwhile on another.
-    With OpenCV set to one thread (one core) it runs at once, here.
+    With OpenCV set to one thread (one core) it runs at once, here. ``run`` takes the
+    place of :func:`classify` (called with the same arguments).
 
     >>> frame = np.full((120, 160, 3), 90, np.uint8)
     >>> classify_soon(frame, [(80.0, 60.0, 40.0)]).result().shape
     (1, 8)
     """
-    return soon(classify, frame, list(dice), turns=turns, threads=1)
+    return soon(classify if run is None else run, frame, list(dice), turns=turns, threads=1)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -144,24 +145,27 @@ def side_for(die_size: float, long_side: int) -> int:
 
 
 def find_dice(frame: np.ndarray, threshold: float = THRESHOLD,
-              die_size: float | None = None, mirror: bool = True) -> list[Candidate]:
+              die_size: float | None = None, mirror: bool = True, *,
+              look: Callable[..., list[Candidate]] | None = None) -> list[Candidate]:
     """Every die in a BGR ``frame`` (see :func:`detect`), the frame scaled for dice of
     ``die_size`` px (:func:`side_for`), or, when that is not known, for the size of the
     dice a first look at :data:`INPUT_SIDE` finds (``mirror``: see :func:`heat_maps`).
+    ``look`` takes the place of :func:`detect` (called with the same arguments).
 
     >>> find_dice(np.full((480, 640, 3), 128, np.uint8), die_size=60.0)
     []
     """
+    look = detect if look is None else look
     finds = None
     if die_size is None:
-        finds = detect(frame, threshold, mirror=mirror)
+        finds = look(frame, threshold, mirror=mirror)
         die_size = median_size(finds)
         if die_size is None:
             return finds
     side = side_for(die_size, max(frame.shape[:2]))
     if finds is not None and side == INPUT_SIDE:
         return finds  # the first look was at the right scale
-    return detect(frame, threshold, side=side, mirror=mirror)
+    return look(frame, threshold, side=side, mirror=mirror)
 
 
 def _suppress(candidates: list[Candidate]) -> list[Candidate]:

@@ -79,6 +79,16 @@ def _split_fits(
     Each side of a cut either fits or is cut again (up to ``depth`` times), so a row of
     touching dice comes apart too.
     """
+    # cuts at nearby angles part the pips the same way: each part is fitted once
+    fitted: dict[tuple[int, ...], LayoutFit | None] = {}
+
+    def fit_of(half: list[int]) -> LayoutFit | None:
+        key = tuple(half)
+        if key not in fitted:
+            fit = fit_layout(points[half])
+            fitted[key] = fit if fit is not None and accept(half, fit) else None
+        return fitted[key]
+
     best: tuple[float, list[tuple[list[int], LayoutFit]]] | None = None
     for deg in range(0, 180, 15):
         th = math.radians(deg)
@@ -89,8 +99,8 @@ def _split_fits(
         for k in (np.argsort(gaps)[::-1][:2] + 1).tolist():
             parts = []
             for half in (sorted(order[:k].tolist()), sorted(order[k:].tolist())):
-                fit = fit_layout(points[half])
-                if fit is not None and accept(half, fit):
+                fit = fit_of(half)
+                if fit is not None:
                     parts.append([(half, fit)])
                 elif depth > 0 and len(half) > 6:
                     sub = _split_fits(points[half], accept, depth - 1)
@@ -144,6 +154,7 @@ def _fit_with_leftover(
 ) -> list[tuple[list[int], LayoutFit]] | None:
     n = len(points)
     best: tuple[tuple[int, float], list[tuple[list[int], LayoutFit]]] | None = None
+    tried: set[tuple[int, ...]] = set()  # a part met again at another angle scores the same
     for deg in range(0, 180, 10):
         th = math.radians(deg)
         order = np.argsort(points @ np.array([math.cos(th), math.sin(th)]))
@@ -152,6 +163,9 @@ def _fit_with_leftover(
                 if len(part) > 6 or len(part) < 2:
                     continue
                 idx = sorted(part.tolist())
+                if tuple(idx) in tried:
+                    continue
+                tried.add(tuple(idx))
                 fit = fit_layout(points[idx])
                 if fit is None or not accept(idx, fit):
                     continue

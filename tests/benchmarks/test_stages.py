@@ -9,7 +9,7 @@ import re
 import pytest
 
 from benchmarks.stages import SIZES, main, median_ms, windows_scaled_ms
-from dicetray.vision import recognizer
+from dicetray.vision import pipscene
 from dicetray.vision.networks import ENGINE_VARIABLE, ENGINES
 from dicetray.vision.render import render_dataset
 
@@ -29,11 +29,11 @@ def test_prints_a_row_per_stage_with_a_time_per_size(capsys: pytest.CaptureFixtu
 
 
 def test_the_windows_are_timed_inside_a_whole_read_and_the_resize_is_put_back() -> None:
-    plain = recognizer.resize
+    plain = pipscene.resize
     frame = render_dataset(1, seed=3, hard=False, dice=5, image_size=(640, 480))
     medians = windows_scaled_ms([next(iter(frame))[0]])
     assert sorted(medians) == sorted(ENGINES) and all(ms > 0 for ms in medians.values())
-    assert recognizer.resize is plain
+    assert pipscene.resize is plain
 
 
 def test_the_median_is_of_the_second_run_and_the_engines_take_turns(

@@ -112,7 +112,7 @@ def test_answers_already_read_unturned_are_not_read_again() -> None:
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_asked_soon_the_answers_are_the_same_on_a_worker_thread_only_with_cores_to_spare(
-        threads: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        threads: int) -> None:
     frame, truth = render(random_scene(3, dice=4, image_size=(480, 480)))
     dice = [(d.x, d.y, d.size) for d in truth.dice]
     ran_on = []
@@ -122,11 +122,10 @@ def test_asked_soon_the_answers_are_the_same_on_a_worker_thread_only_with_cores_
         ran_on.append(threading.current_thread())
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("dicetray.vision.classifier.classify", spy)
     before = cv2.getNumThreads()
     try:
         cv2.setNumThreads(threads)
-        answers = classify_soon(frame, dice).result(timeout=60)
+        answers = classify_soon(frame, dice, run=spy).result(timeout=60)
     finally:
         cv2.setNumThreads(before)
     assert np.allclose(answers, real(frame, dice, turns=1), atol=1e-5)

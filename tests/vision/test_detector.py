@@ -112,28 +112,24 @@ class TestScale:
     best, from a known die size or from a first look."""
 
     @staticmethod
-    def sides(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-        """The long sides the network is run at, from now on."""
+    def spy() -> tuple[list[int], object]:
+        """The long sides the network is run at, and a look (:func:`detect`) recording them."""
         seen: list[int] = []
-        real = detector.detect
 
-        def spy(frame: np.ndarray, threshold: float = detector.THRESHOLD,
-                model: Path = detector.MODEL, side: int = INPUT_SIDE,
-                mirror: bool = True) -> list[Candidate]:
+        def look(frame: np.ndarray, threshold: float = detector.THRESHOLD,
+                 side: int = INPUT_SIDE, mirror: bool = True) -> list[Candidate]:
             seen.append(side)
-            return real(frame, threshold, model, side, mirror)
+            return detector.detect(frame, threshold, side=side, mirror=mirror)
 
-        monkeypatch.setattr(detector, "detect", spy)
-        return seen
+        return seen, look
 
-    def test_dice_of_a_usual_size_are_looked_at_once(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def test_dice_of_a_usual_size_are_looked_at_once(self) -> None:
         frame, truth = render(random_scene(5, dice=5, image_size=(640, 480)))
-        sides = self.sides(monkeypatch)
-        assert len(_matched(find_dice(frame), truth)) == 5
+        sides, look = self.spy()
+        assert len(_matched(find_dice(frame, look=look), truth)) == 5
         assert sides == [INPUT_SIDE]
 
-    def test_large_dice_are_looked_at_again_on_a_smaller_frame(
-            self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def test_large_dice_are_looked_at_again_on_a_smaller_frame(self) -> None:
         frame, truth = render(random_scene(5, dice=5, image_size=(640, 480)))
         xs, ys = [d.x for d in truth.dice], [d.y for d in truth.dice]
         x0, y0 = int(min(xs)) - 40, int(min(ys)) - 40
@@ -141,20 +137,20 @@ class TestScale:
         zoom = 640 / w  # the dice's box fills the frame: the dice come out about twice as big
         crop = frame[y0:y0 + round(480 / zoom), x0:x0 + w]
         big = cv2.resize(crop, (640, 480), interpolation=cv2.INTER_LINEAR)
-        sides = self.sides(monkeypatch)
-        found = find_dice(big)
+        sides, look = self.spy()
+        found = find_dice(big, look=look)
         assert sides[0] == INPUT_SIDE and len(sides) == 2 and sides[1] < INPUT_SIDE
         for die in truth.dice:
             x, y = (die.x - x0) * zoom, (die.y - y0) * zoom
             assert any(math.hypot(c.x - x, c.y - y) < 0.3 * die.size * zoom for c in found)
 
-    def test_a_known_die_size_needs_one_look(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def test_a_known_die_size_needs_one_look(self) -> None:
         frame, truth = render(random_scene(5, dice=5, image_size=(640, 480)))
-        sides = self.sides(monkeypatch)
-        find_dice(frame, die_size=4.0)
+        sides, look = self.spy()
+        find_dice(frame, die_size=4.0, look=look)
         assert sides == [640]  # tiny dice: the frame at its own size, not upscaled
         sides.clear()
-        assert len(_matched(find_dice(frame, die_size=truth.die_size), truth)) == 5
+        assert len(_matched(find_dice(frame, die_size=truth.die_size, look=look), truth)) == 5
         assert sides == [INPUT_SIDE]
 
     @pytest.mark.parametrize(("size", "long_side", "side"), [

@@ -9,7 +9,6 @@ import cv2
 import numpy as np
 import pytest
 
-from dicetray.vision import networks
 from dicetray.vision.classifier import MODEL as CLASSIFIER
 from dicetray.vision.detector import MODEL as DETECTOR
 from dicetray.vision.errors import VisionError
@@ -30,8 +29,7 @@ def test_both_engines_give_the_same_outputs(model: Path, shape: tuple[int, ...])
 def test_the_fastest_installed_engine_is_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(ENGINE_VARIABLE, raising=False)
     assert default_engine() == "onnxruntime"
-    monkeypatch.setattr(networks.importlib.util, "find_spec", lambda name: None)
-    assert default_engine() == "opencv"
+    assert default_engine(installed=lambda name: None) == "opencv"
 
 
 def test_the_environment_picks_an_engine(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,118 @@
+"""The reader's parts passed in: its networks and its settings, never module globals."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from concurrent.futures import Future
+
+import cv2
+import numpy as np
+import pytest
+
+from dicetray.vision import read
+from dicetray.vision.classifier import CLASSES
+from dicetray.vision.detector import Candidate
+from dicetray.vision.layouts import LAYOUTS
+from dicetray.vision.reading import REASONS, Reason, Why
+from dicetray.vision.settings import DEFAULT_SETTINGS, ReaderSettings
+
+
+def a_die(value: int = 4) -> np.ndarray:
+    """A white die showing ``value`` at (160, 120) on grey felt, 60 px wide."""
+    img = np.full((240, 320, 3), (90, 120, 90), np.uint8)
+    cv2.rectangle(img, (130, 90), (190, 150), (235, 235, 235), -1)
+    for x, y in LAYOUTS[value] * 16 + (160, 120):
+        cv2.circle(img, (round(x), round(y)), 5, (20, 20, 20), -1, cv2.LINE_AA)
+    return img
+
+
+class Finds:
+    """A detector that finds what it is given, and counts how it was asked."""
+
+    def __init__(self, *found: Candidate) -> None:
+        self.found, self.asked = list(found), []
+
+    def find(self, frame: np.ndarray, threshold: float, die_size: float | None) -> list:
+        self.asked.append((threshold, die_size))
+        return [c for c in self.found if c.score >= threshold]
+
+
+class Says:
+    """A classifier sure of one class everywhere; counts the crops it read."""
+
+    def __init__(self, cls: int, p: float = 0.95) -> None:
+        self.probs = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1), np.float32)
+        self.probs[cls] = p
+        self.crops = 0
+
+    def classify(self, frame: np.ndarray, dice: list, *, turns: int = 8,
+                 first: np.ndarray | None = None) -> np.ndarray:
+        self.crops += len(dice)
+        return np.tile(self.probs, (len(dice), 1))
+
+    def classify_soon(self, frame: np.ndarray, dice: list) -> Future:
+        done: Future = Future()
+        done.set_result(self.classify(frame, dice, turns=1))
+        return done
+
+
+DIE = Candidate(160.0, 120.0, 60.0, 0.9, "flat")
+
+
+def test_the_networks_passed_in_read_the_frame() -> None:
+    finds, says = Finds(DIE), Says(4)
+    roll = read(a_die(4), detector=finds, classifier=says)
+    assert roll.ok and roll.values == (4,), roll
+    assert finds.asked == [(DEFAULT_SETTINGS.faint_find, None)] and says.crops >= 1
+
+
+def test_nothing_found_asks_the_classifier_nothing() -> None:
+    says = Says(4)
+    roll = read(a_die(4), detector=Finds(), classifier=says)
+    assert roll.reason.startswith(Reason.NO_DICE) and says.crops == 0
+
+
+def test_the_calibration_die_size_is_what_the_detector_is_asked_for() -> None:
+    finds = Finds(DIE)
+
+    class Calibrated:
+        die_size = 60.0
+
+    read(a_die(4), Calibrated(), detector=finds, classifier=Says(4))
+    assert finds.asked == [(DEFAULT_SETTINGS.faint_find, 60.0)]
+
+
+def test_a_classifier_reading_another_value_refuses_the_roll() -> None:
+    roll = read(a_die(4), detector=Finds(DIE), classifier=Says(6))
+    assert roll.kind == Reason.AMBIGUOUS and "pips read 4 but it looks like a 6" in roll.reason
+
+
+@pytest.mark.parametrize(("keep", "values"), [(0.3, (4,)), (0.95, ())])
+def test_the_settings_passed_in_decide(keep: float, values: tuple[int, ...]) -> None:
+    settings = dataclasses.replace(DEFAULT_SETTINGS, keep_find=keep)
+    roll = read(a_die(4), detector=Finds(DIE), classifier=Says(4), settings=settings)
+    assert roll.values == values, roll
+    if not values:  # under the threshold, the find is faint and left out as such
+        assert [f.why for f in roll.left_out] == [Why.FAINT]
+
+
+def test_settings_are_frozen_and_checked() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        DEFAULT_SETTINGS.net_sure = 0.5  # type: ignore[misc]
+    with pytest.raises(ValueError, match="faint_find"):
+        ReaderSettings(faint_find=0.5, keep_find=0.3)
+
+
+def test_every_setting_is_a_finite_number() -> None:
+    for f in dataclasses.fields(ReaderSettings):
+        value = getattr(DEFAULT_SETTINGS, f.name)
+        for v in value if isinstance(value, tuple) else (value,):
+            assert isinstance(v, (int, float)) and math.isfinite(v) and v >= 0, f.name
+
+
+def test_the_reasons_are_the_contracts_words() -> None:
+    assert REASONS == ("wrong-count", "cocked", "edge", "blur", "ambiguous", "no-dice",
+                       "overlap")
+    assert [str(w) for w in Why] == ["faint", "no-die", "bare", "speck", "unlike",
+                                     "background"]

@@ -1,0 +1,132 @@
+"""Small measurements the reader's stages share: medians, pixels, gradients' roundness,
+a find's body colour, whether the frame cuts a find.
+
+>>> median([3.0, 1.0, 2.0, 10.0]), odd(4.2)
+(2.5, 5)
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from typing import Any
+
+import cv2
+import numpy as np
+
+from dicetray.vision.detector import Candidate
+
+__all__ = ["body", "colour_gap", "cut", "median", "near", "odd", "patch_roundness", "pixels",
+           "roundness", "sample"]
+
+
+def median(values: Any) -> float:
+    """The median of a few numbers (an array or a list; NaN for none), without NumPy's
+    overhead, which is most of the time for the handful a die has.
+
+    >>> median(np.array([3.0, 1.0, 2.0, 10.0])), median([])
+    (2.5, nan)
+    """
+    values = values.tolist() if isinstance(values, np.ndarray) else values
+    return statistics.median(values) if len(values) else math.nan
+
+
+def odd(v: float) -> int:
+    """The odd kernel side nearest ``v`` (3 at least)."""
+    return max(3, round(v) | 1)
+
+
+def pixels(shape: tuple[int, ...], x: np.ndarray,
+           y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels (rows, columns) nearest the points (x, y), kept inside an image of
+    ``shape``: to index it, or several images of its size, with."""
+    xi = np.rint(x).astype(np.intp)
+    yi = np.rint(y).astype(np.intp)
+    np.maximum(xi, 0, out=xi)
+    np.maximum(yi, 0, out=yi)
+    np.minimum(xi, shape[1] - 1, out=xi)
+    np.minimum(yi, shape[0] - 1, out=yi)
+    return yi, xi
+
+
+def sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``img`` at the pixels nearest the points (x, y)."""
+    return img[pixels(img.shape, x, y)]
+
+
+def roundness(jxx: float, jyy: float, jxy: float) -> float:
+    """Isotropy of a structure tensor: 1 for round gradients, 0 for one direction only.
+
+    >>> roundness(1.0, 1.0, 0.0), roundness(1.0, 0.0, 0.0)
+    (1.0, 0.0)
+    """
+    half_tr = (jxx + jyy) / 2
+    disc = math.sqrt(max(half_tr**2 - (jxx * jyy - jxy**2), 0.0))
+    return float((half_tr - disc) / max(half_tr + disc, 1e-6))
+
+
+def patch_roundness(img: np.ndarray, cand: Candidate, half: float) -> float:
+    """The roundness of the gradients in the square ``half`` wide each side of a find
+    (1.0 where the patch is too small to tell)."""
+    h = max(3, round(half))
+    x0, y0 = max(0, round(cand.x) - h), max(0, round(cand.y) - h)
+    patch = img[y0:round(cand.y) + h, x0:round(cand.x) + h]
+    if min(patch.shape[:2]) < 3:
+        return 1.0
+    patch = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
+    return roundness(float((gx * gx).sum()), float((gy * gy).sum()), float((gx * gy).sum()))
+
+
+def middle(img: np.ndarray, cand: Candidate, half: float) -> np.ndarray:
+    """The square ``half`` of a find's edge each side of its centre (at least 2 px)."""
+    h = max(2, round(half * cand.size))
+    x, y = round(cand.x), round(cand.y)
+    return img[max(0, y - h):y + h, max(0, x - h):x + h]
+
+
+def body(img: np.ndarray, cand: Candidate, half: float) -> np.ndarray:
+    """The median colour (CIELAB, OpenCV's 8-bit scale) of the middle of a find (``half``
+    of its edge each side): a die's body colour, its pips too few to sway it.
+
+    >>> img = np.zeros((40, 40, 3), np.uint8); img[10:30, 10:30] = 255
+    >>> img[19:21, 19:21] = 0  # a pip
+    >>> body(img, Candidate(20, 20, 20.0, 0.9, "flat"), 0.4).tolist()
+    [255.0, 128.0, 128.0]
+    """
+    patch = middle(img, cand, half)
+    return np.median(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3), axis=0)
+
+
+def colour_gap(colour: np.ndarray, colours: np.ndarray) -> float:
+    """How far a body colour (:func:`body`) lies from the nearest of ``colours`` (one a row).
+
+    >>> colour_gap(np.array([255.0, 128, 128]), np.array([[0.0, 128, 128], [252, 128, 124]]))
+    5.0
+    """
+    return float(np.linalg.norm(colours - colour, axis=1).min())
+
+
+def near(cand: Candidate, others: list[Candidate], reach: float) -> bool:
+    """Whether a find lies within ``reach`` of the larger edge of one of ``others``.
+
+    >>> a, b = Candidate(0, 0, 20.0, 0.9, "flat"), Candidate(10, 0, 16.0, 0.9, "flat")
+    >>> near(a, [a, b], 0.6), near(a, [a, b], 0.4)
+    (True, False)
+    """
+    return any(k is not cand and math.hypot(cand.x - k.x, cand.y - k.y)
+               <= reach * max(cand.size, k.size) for k in others)
+
+
+def cut(cand: Candidate, frame: tuple[float, float], margin: float) -> bool:
+    """Whether a find's centre lies within ``margin`` of its edge length of the border of
+    a ``frame`` (w, h).
+
+    >>> cut(Candidate(20.0, 50.0, 30.0, 0.9, "flat"), (100.0, 100.0), 0.5)
+    False
+    >>> cut(Candidate(10.0, 50.0, 30.0, 0.9, "flat"), (100.0, 100.0), 0.5)
+    True
+    """
+    m = margin * cand.size
+    return not (m <= cand.x <= frame[0] - 1 - m and m <= cand.y <= frame[1] - 1 - m)

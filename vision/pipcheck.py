@@ -1,0 +1,153 @@
+"""Stage 2c, the faces checked: each face read off its whole 3x3 grid (every layout spot
+must hold a pip and every other spot must be blank, so a missed pip or a speck of dust
+is caught, not counted), and marked when it is cut by the frame, far from square compared
+with the faces of its value (a cocked die), of another size than the other dice, blurred,
+or beside a rounder-pipped face of its own die; each gets its confidence.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dicetray.vision.layouts import value_of_spots
+from dicetray.vision.measure import median, roundness, sample
+from dicetray.vision.pipfaces import Die
+from dicetray.vision.pipscene import Scene
+from dicetray.vision.reading import Reason
+
+__all__ = ["check", "side_faces", "spots"]
+
+
+def check(sc: Scene, dice: list[Die]) -> None:
+    """Mark each die's problem (edge, cocked, blur, ambiguous) and its confidence."""
+    if not dice:
+        return
+    p, st = sc.pips, sc.st
+    h, w = sc.work.shape[:2]
+    # each layout's aspect as these dice draw it (a 6's columns may sit close together,
+    # so its grid is no square): a face is compared with faces of its own value only,
+    # by the aspect of its grid, whatever its turn
+    refs = {}
+    for value in (4, 5, 6):  # the faces whose grid has an aspect (a 2's, 3's is a line)
+        skews = [die.fit.skew for die in dice if die.value == value]
+        if len(skews) >= st.refs:
+            refs[value] = median(skews)
+    # dice in one frame are one size: a face read at another size was framed wrongly.
+    # The size is the die's body where the detector found it (a 2's pips may sit
+    # towards the centre: their spread is the dice's design, not the die's size)
+    multi = [_size_of(sc, die) for die in dice if die.value > 1]
+    sizes = median(multi) if len(multi) >= st.refs else None
+    # every die's pips' gradient structure at once (its cost is per call, not per pip)
+    own = [np.asarray(die.pips, np.intp) for die in dice]
+    at = np.concatenate(own)
+    tensors = np.split(sc.tensor_at(p.x[at], p.y[at]), np.cumsum([len(i) for i in own])[:-1])
+    for die, tensor in zip(dice, tensors, strict=True):
+        fit = die.fit
+        if die.value == 1:
+            c = fit.centre
+            reach = st.half_edge * die.offset
+            out = c[0] < reach or c[1] < reach or c[0] > w - 1 - reach or c[1] > h - 1 - reach
+            margin = 1.0
+        else:
+            corners = fit.corners(st.half_edge)
+            out = bool(
+                (corners[:, 0] < 0).any()
+                or (corners[:, 1] < 0).any()
+                or (corners[:, 0] > w - 1).any()
+                or (corners[:, 1] > h - 1).any()
+            )
+            # read the face off the whole grid: a pip the finder missed still shows as
+            # contrast on its spot, and a spot that is neither clearly pip nor clearly
+            # blank face leaves the value in doubt
+            on_grid = _near_spots(sc, die, spots(sc, die))
+            on = on_grid >= st.spot_on
+            value = value_of_spots(on)
+            unclear = (on_grid > st.spot_off) & ~on
+            if value is None or unclear.any():
+                die.problem = die.problem or Reason.AMBIGUOUS
+            else:
+                die.value = value
+            lowest_on = min(float(on_grid[on].min()), 1.0) if on.any() else 0.0
+            margin = lowest_on - (float(on_grid[~on].max()) if (~on).any() else 0.0)
+        if sizes is not None and not (1 / st.like_size <= _size_of(sc, die) / sizes
+                                      <= st.like_size):
+            die.problem = die.problem or Reason.AMBIGUOUS
+        if out:
+            die.problem = Reason.EDGE
+        elif die.value >= 4 and (die.value in refs or die.value != 6):
+            ref = refs.get(die.value)
+            dev = abs(fit.skew / ref - 1.0) if ref is not None else abs(fit.skew - 1.0)
+            if dev > (st.cocked_aspect if ref is not None else st.cocked_square):
+                die.problem = die.problem or Reason.COCKED
+        # motion blur smears pips along one direction: the gradients around them lose
+        # their roundness (a sharp pip has an isotropic structure tensor)
+        r = roundness(*(float(v) for v in tensor.sum(axis=0)))
+        if r < st.min_roundness:
+            die.problem = Reason.BLUR
+        die.confidence = min(max(
+            min(margin, 1.0) * (1.0 - fit.residual) * min(1.0, st.round_credit + r), 0.0), 1.0)
+
+
+def _size_of(sc: Scene, die: Die) -> float:
+    """A die's size for comparing with the others': its find's edge when the detector
+    found it (working px do not matter: the dice of one frame share them), else its
+    pips' spread scaled to an edge."""
+    if die.found is not None:
+        return float(die.found.size)
+    return 2 * sc.st.half_edge * die.offset
+
+
+def _near_spots(sc: Scene, die: Die, on_grid: np.ndarray) -> np.ndarray:
+    """``on_grid`` (the contrast on a face's nine grid spots) with those nearer a pip of
+    the face than :attr:`~dicetray.vision.settings.ReaderSettings.pip_apart`, but not on
+    it, read again on the maps before widening: a 6 whose columns sit close together, a 2
+    whose pips sit towards the centre. A pip really there still reads as one."""
+    raw = sc.dark_raw if die.dark else sc.light_raw
+    if raw is None or die.spots_map is not None:
+        return on_grid
+    p = sc.pips
+    grid = die.fit.grid()
+    own = np.stack([p.x[die.pips], p.y[die.pips]], axis=1)
+    d = median(p.d[die.pips])
+    r = np.hypot(grid[:, None, 0] - own[None, :, 0], grid[:, None, 1] - own[None, :, 1]).min(1)
+    near = (r > d / 2) & (r < sc.st.pip_apart * d)  # not on the pip, but near it
+    if not near.any():
+        return on_grid
+    out = on_grid.copy()
+    peak = median(p.peak[die.pips])
+    out[near] = sample(raw, *grid[near].T).astype(np.float32) / peak
+    return out
+
+
+def spots(sc: Scene, die: Die, at: np.ndarray | None = None) -> np.ndarray:
+    """The contrast on the nine grid spots of a die's fit (or at points ``at``, n x 2
+    working px), as a share of its own pips': on the scene's maps, or, for a face read
+    closer, on the channel its pips stand out in."""
+    p = sc.pips
+    at = die.fit.grid() if at is None else at
+    if die.spots_map is None:
+        peak = median(p.peak[die.pips])
+        return sample(sc.peak_map(die.dark), *at.T).astype(np.float32) / peak
+    m, x0, y0 = die.spots_map
+    own = sample(m, p.x[die.pips] - x0, p.y[die.pips] - y0).astype(np.float32)
+    return sample(m, *(at - (x0, y0)).T).astype(np.float32) / max(median(own), 1.0)
+
+
+def side_faces(sc: Scene, dice: list[Die]) -> None:
+    """Mark a face read while a rounder-pipped face of the same die sits beside it.
+
+    On an angled view a die shows its top and one or two side faces; the side faces are
+    foreshortened, so their pips look more oval than the top face's.
+    """
+    p, st = sc.pips, sc.st
+    if len(p) == 0:
+        return
+    for die in dice:
+        reach = st.reach * 2 * st.half_edge * die.offset
+        dist = np.hypot(p.x - die.fit.centre[0], p.y - die.fit.centre[1])
+        near = (dist <= reach) & (p.dark == die.dark)
+        near[die.pips] = False
+        if not near.any():
+            continue
+        if median(p.elong[near]) < median(p.elong[die.pips]) - st.side_doubt_elong:
+            die.problem = die.problem or Reason.AMBIGUOUS

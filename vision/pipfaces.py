@@ -1,0 +1,416 @@
+"""Stage 2b, the faces the pips make: groups of pips fitted to the six real layouts
+(:mod:`dicetray.vision.layouts`), kept only on a die the detector found (a side face's
+pips, a speck or a shadow never become a die); a find no face was read on is read from
+the pips nearest its centre (or, failing that, from any few of them, or from pips looked
+for closer there: in every colour channel, and cut out of blobs run together with a
+marbled face's marks).
+
+Each die being read is a :class:`Die`: mutable while the stages weigh it, then turned
+into a :class:`~dicetray.vision.reading.DieReading` by the verdict.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from dicetray.vision.detector import Candidate
+from dicetray.vision.faces import fit_or_split
+from dicetray.vision.layouts import LayoutFit, fit_layout
+from dicetray.vision.measure import cut, median, odd, pixels, sample
+from dicetray.vision.pips import PipMaps, Pips
+from dicetray.vision.pipscene import Scene, face_pips, face_tolerance, links, scene, widened
+from dicetray.vision.pipscene import windows as windows_around
+from dicetray.vision.reading import Reason
+from dicetray.vision.settings import DEFAULT_SETTINGS, ReaderSettings
+
+__all__ = ["Die", "analyse", "confirm", "face_of", "faces", "look_closer", "read_as",
+           "read_candidate", "take", "unread_at"]
+
+#: The most pips a face shows.
+_MOST_PIPS = 6
+#: Points on each circle sampled around a lone pip.
+_AROUND = 16
+
+
+@dataclass
+class Die:
+    """A die being read (working px)."""
+
+    value: int  # 0: not read
+    fit: LayoutFit
+    offset: float  # pip offset a, working px
+    pips: list[int]
+    dark: bool
+    confidence: float
+    problem: Reason | None = None  # why the roll is refused for it
+    detail: str = ""  # the reason's words, with {where}, when not the usual ones
+    found: Candidate | None = None  # the detector's find this die is
+    # read only by looking closer (look_closer): the placeholder it was before, and
+    # whether that was a bare find
+    fallback: tuple[Die, bool] | None = None
+    # a face read by looking closer: the contrast map its grid is read on, and the
+    # working px of its top-left corner
+    spots_map: tuple[np.ndarray, int, int] | None = None
+
+
+def _pip_size(sc: Scene, found: list[Die]) -> float | None:
+    """The median pip diameter over dice read from two or more pips, or None."""
+    d = [sc.pips.d[die.pips] for die in found if len(die.pips) >= 2]
+    return median(np.concatenate(d)) if d else None
+
+
+def analyse(img: np.ndarray, die_size: float | None, candidates: list[Candidate],
+            st: ReaderSettings = DEFAULT_SETTINGS) -> tuple[Scene, list[Die]]:
+    """Pick the working scale (from the calibration or the dice) and read the faces there:
+    only around the dice the detector found, when it found any."""
+    h, w = img.shape[:2]
+    if die_size:
+        s = min(st.max_upscale, st.work_pip / (st.pip_per_edge * die_size))
+        sc = scene(img, s, windows_around(candidates, s, img.shape, st) if candidates else None,
+                   st)
+        return sc, faces(sc)
+    tried: list[tuple[Scene, list[Die]]] = []
+    for side in (st.coarse_side, st.fine_side):
+        s = min(1.0, side / max(h, w))
+        if tried and abs(s - tried[-1][0].scale) < 1e-6:
+            break
+        sc = scene(img, s, st=st)
+        tried.append((sc, faces(sc)))
+    # the scale at which most faces show two or more pips is the one that resolves them
+    sc, found = max(tried, key=lambda t: sum(len(d.pips) >= 2 for d in t[1]))
+    d = _pip_size(sc, found)
+    if d is None:
+        return sc, found
+    better = min(1.0, sc.scale * st.work_pip / d)
+    if abs(better / sc.scale - 1.0) < st.rescale:
+        return sc, found
+    sc = scene(img, better, st=st)
+    return sc, faces(sc)
+
+
+def _single_ok(sc: Scene, i: int, a: float) -> tuple[bool, np.ndarray, np.ndarray]:
+    """Whether lone pip ``i`` sits alone in the middle of a face: (face, inner, outer)."""
+    p, st = sc.pips, sc.st
+    th = np.linspace(0, 2 * np.pi, _AROUND, endpoint=False)
+    pts = []
+    for r in (a, math.sqrt(2) * a):  # the grid's edge and corner spots
+        pts.append(np.stack([p.x[i] + r * np.cos(th), p.y[i] + r * np.sin(th)], 1))
+    inner = np.concatenate(pts)
+    contrast = sample(sc.peak_map(bool(p.dark[i])), inner[:, 0], inner[:, 1]).astype(np.float32)
+    # the face between the pip and the grid's edge spots, and past its corners
+    on_face = np.stack([p.x[i] + st.lone_face * a * np.cos(th),
+                        p.y[i] + st.lone_face * a * np.sin(th)], 1)
+    beyond = np.stack([p.x[i] + st.face_ends * a * np.cos(th),
+                       p.y[i] + st.face_ends * a * np.sin(th)], 1)
+    col_in = sample(sc.work, on_face[:, 0], on_face[:, 1])
+    col_out = sample(sc.work, beyond[:, 0], beyond[:, 1])
+    dist_in = np.sqrt(((col_in - sc.face[i]) ** 2).sum(axis=1))
+    dist_out = np.sqrt(((col_out - sc.face[i]) ** 2).sum(axis=1))
+    # evenly face-coloured around the pip, and somewhere beyond the corners it ends
+    inside = face_tolerance(float(p.peak[i]), st)
+    ends = max(st.face_ends_colour, st.face_ends_share * float(p.peak[i]))
+    is_face = bool((dist_in <= inside).all() and (dist_out > ends).sum() >= st.face_ends_points)
+    return is_face, contrast, dist_out
+
+
+def _without_side_faces(sc: Scene, found: list[Die]) -> list[Die]:
+    """Drop faces whose pips are clearly more oval than the round pips right beside them.
+
+    Seen at an angle, a die shows its top face and side faces; a side face is
+    foreshortened, so its pips look oval where the top face's look round.
+    """
+    p, st = sc.pips, sc.st
+    keep = []
+    for die in found:
+        own = median(p.elong[die.pips])
+        reach = st.reach * 2 * st.half_edge * die.offset
+        dist = np.hypot(p.x - die.fit.centre[0], p.y - die.fit.centre[1])
+        near = (dist <= reach) & (p.dark == die.dark)
+        near[die.pips] = False
+        if near.any() and median(p.elong[near]) <= own - st.side_drop_elong:
+            continue
+        keep.append(die)
+    return keep
+
+
+def faces(sc: Scene) -> list[Die]:
+    """The faces the pips make (groups that fit no layout are left to the detector's dice)."""
+    p, st = sc.pips, sc.st
+    found: list[Die] = []
+    singles: list[int] = []
+
+    def accept(idx: list[int], fit: LayoutFit) -> bool:
+        if fit.value == 1:
+            return False
+        d = p.d[idx]
+        if d.max() > st.pip_ratio * d.min():
+            return False
+        ratio = fit.offset / median(d)
+        return st.offset_per_pip[0] <= ratio <= st.offset_per_pip[1] and fit.skew <= st.max_skew
+
+    def side(face: list[int], other: list[int]) -> bool:
+        return median(p.elong[other]) >= median(p.elong[face]) + st.side_split_elong
+
+    for members in links(sc):
+        if len(members) == 1:
+            singles.append(members[0])
+            continue
+        pts = np.stack([p.x[members], p.y[members]], axis=1)
+        fits = fit_or_split(
+            pts,
+            lambda local, fit, m=members: accept([m[k] for k in local], fit),
+            st.half_edge,
+            lambda face, other, m=members: side([m[k] for k in face], [m[k] for k in other]),
+        )
+        if fits is None:
+            continue
+        for local, fit in fits:
+            idx = [members[k] for k in local]
+            found.append(Die(fit.value, fit, fit.offset, idx, bool(p.dark[idx[0]]), 1.0))
+    # the spacing of the dice found tells how far from a lone pip its face reaches
+    ratios = [die.offset / median(p.d[die.pips]) for die in found]
+    a_per_d = median(ratios) if ratios else st.offset_per_pip_usual
+    ref_d = median(np.concatenate([p.d[die.pips] for die in found])) if found else None
+    found = _without_side_faces(sc, found)
+    for i in singles:
+        if p.elong[i] > st.lone_max_elong or (ref_d is not None
+                                              and p.d[i] < st.lone_min_pip * ref_d):
+            continue
+        a = a_per_d * (ref_d if ref_d is not None else float(p.d[i]) / st.lone_pip_larger)
+        is_face, contrast, _ = _single_ok(sc, i, a)
+        if not is_face:
+            continue
+        fit = LayoutFit(1, np.array([p.x[i], p.y[i]]), np.eye(2) * a, 0.0)
+        die = Die(1, fit, a, [i], bool(p.dark[i]), 1.0)
+        if contrast.max() > st.lone_spot * p.peak[i]:
+            die.problem = Reason.AMBIGUOUS
+        found.append(die)
+    return found
+
+
+def confirm(sc: Scene, found: list[Die], candidates: list[Candidate],
+            frame: tuple[float, float]) -> tuple[list[Die], list[Die], list[Die]]:
+    """Keep the faces that lie on a die the detector found; read the dice it found that
+    no face was read on; drop faces beside a die (its side faces) or on no die at all.
+    ``frame`` is the frame's (w, h).
+
+    Returns (dice, unread, bare): ``unread`` holds a placeholder per die seen but not
+    read, ``bare`` one per flat find that shows no pips or that the detector is unsure
+    of (a die only if the face classifier reads one).
+    """
+    s, st = sc.scale, sc.st
+    cx = np.array([c.x * s for c in candidates])
+    cy = np.array([c.y * s for c in candidates])
+    size = np.array([c.size * s for c in candidates])
+    pairs = sorted(
+        (math.hypot(die.fit.centre[0] - cx[j], die.fit.centre[1] - cy[j]), i, j)
+        for i, die in enumerate(found) for j in range(len(candidates))
+    )
+    match: dict[int, int] = {}
+    taken: set[int] = set()
+    for dist, i, j in pairs:
+        if i in match or j in taken or dist > st.middle * size[j]:
+            continue
+        match[i] = j
+        taken.add(j)
+    dice = []
+    for i, j in match.items():
+        die = found[i]
+        attach(die, candidates[j], frame, st)
+        dice.append(die)
+    unread, bare = [], []
+    for j, cand in enumerate(candidates):
+        if j in taken:
+            continue
+        die = read_candidate(sc, cand)
+        if not die.value:
+            closer = look_closer(sc, cand)
+            if closer is not None:
+                attach(die, cand, frame, st)
+                closer.fallback = (die, is_bare(die, cand, st))
+                die = closer
+        attach(die, cand, frame, st)
+        if die.value:
+            dice.append(die)
+        elif is_bare(die, cand, st):
+            bare.append(die)  # every face shows a pip, and a magnet or a button shows none
+        else:
+            unread.append(die)  # a die seen but not read
+    return dice, unread, bare
+
+
+def is_bare(die: Die, cand: Candidate, st: ReaderSettings) -> bool:
+    """Whether an unread find is bare: flat, with no pips seen on it (or only faintly
+    found), rather than a die seen but not read."""
+    return cand.kind == "flat" and not (die.pips and cand.score >= st.sure_find)
+
+
+def look_closer(sc: Scene, cand: Candidate) -> Die | None:
+    """A find whose face the pips could not read, read again from the pips found looking
+    closer at its top face (every colour channel, pips cut out of larger blobs: a red pip
+    on a blue face, pips run together with a marbled face's marks; on a find the detector
+    is sure of, the opponent channels too: red pips joined by a face's light swirl), or
+    None. The pips it reads from join the scene's; its grid is checked on the channel
+    they stand out in (:func:`_best_plane`), where the scene's maps may not show them."""
+    s, st = sc.scale, sc.st
+    centre, a, _ = sc.on_find(cand)
+    r = st.patch * cand.size * s
+    h, w = sc.work.shape[:2]
+    x0, y0 = max(0, math.floor(centre[0] - r)), max(0, math.floor(centre[1] - r))
+    x1, y1 = min(w, math.ceil(centre[0] + r)), min(h, math.ceil(centre[1] + r))
+    if min(x1 - x0, y1 - y0) < st.min_window:
+        return None
+    pips, face, maps = face_pips(sc.work[y0:y1, x0:x1], odd(st.kernel * st.work_pip), st,
+                                 closer=True, hue=cand.score >= st.sure_find)
+    pips = pips.shifted(x0, y0)
+    old = sc.pips
+    near = np.hypot(pips.x - centre[0], pips.y - centre[1]) <= st.find_reach * st.half_edge * a
+    new = pips.apart_from(old) & near
+    if not new.any():
+        return None
+    sc.pips = Pips.join([old, pips.take(new)])
+    sc.face = np.concatenate([sc.face, face[new]])
+    die = read_candidate(sc, cand)
+    if not die.value:
+        sc.pips, sc.face = old, sc.face[:len(old)]
+        return None
+    if die.value > 1:
+        die.spots_map = (_best_plane(maps, sc.pips.take(np.array(die.pips)), x0, y0, st), x0, y0)
+    return die
+
+
+def _best_plane(maps: PipMaps, pips: Pips, x0: int, y0: int, st: ReaderSettings) -> np.ndarray:
+    """The contrast map of a window (its ``maps``, with each plane's own kept: the colour
+    channels, their extremes and, on a sure find, the opponent channels) in which a face's
+    ``pips`` (working px) stand out best, either polarity, widened as the scene's maps
+    are (see :func:`dicetray.vision.pipscene.scene`)."""
+    at = pixels(maps.dark.shape, pips.x - x0, pips.y - y0)
+    best, strength = None, -1.0
+    for plane in maps.planes:
+        for m in plane:
+            weakest = float(m[at].min())
+            if weakest > strength:
+                best, strength = m, weakest
+    assert best is not None
+    return widened(best, median(pips.d), st)
+
+
+def attach(die: Die, cand: Candidate, frame: tuple[float, float], st: ReaderSettings) -> None:
+    """Link a die to the detector's find, and mark a find that leans or moves, or whose
+    face's centre lies near the ``frame`` (w, h) border
+    (:attr:`~dicetray.vision.settings.ReaderSettings.cut_die`): a die cut by it (the pips
+    read may be all on the part inside)."""
+    die.found = cand
+    if cand.kind == "cocked":
+        die.problem = Reason.COCKED
+    elif cand.kind == "moving":
+        die.problem = Reason.BLUR
+    if cut(cand, frame, st.cut_die):
+        die.problem = Reason.EDGE
+
+
+def unread_at(sc: Scene, cand: Candidate, problem: Reason | None, detail: str) -> Die:
+    """A die seen at a find but not read (value 0), with its ``problem`` and reason."""
+    centre, a, _ = sc.on_find(cand)
+    die = Die(0, LayoutFit(1, centre, np.eye(2) * a, 0.0), a, [], True, 0.0, problem, detail)
+    die.found = cand
+    return die
+
+
+def read_candidate(sc: Scene, cand: Candidate) -> Die:
+    """Read a die the detector found from the pips on its face (value 0: unreadable)."""
+    p, st = sc.pips, sc.st
+    centre, a, dist = sc.on_find(cand)
+    unread = unread_at(sc, cand, Reason.AMBIGUOUS, "die at {where} shows no face that can be read")
+    if len(p) == 0:
+        return unread
+    near = np.flatnonzero(dist <= st.find_reach * st.half_edge * a)
+    if len(near) == 0:
+        return unread
+    unread.pips = near.tolist()
+    majority = bool(2 * np.count_nonzero(p.dark[near]) >= len(near))  # half or more dark
+    for dark in (majority, not majority):
+        own = near[p.dark[near] == dark]
+        own = own[np.argsort(dist[own])]
+        # the face's own pips lie nearest its centre; side faces' and neighbours' further out
+        for k in range(min(_MOST_PIPS, len(own)), 0, -1):
+            die = face_of(sc, own[:k], centre, a, dark)
+            if die is not None:
+                return die
+        # at a slant a side face's pip can lie nearer the centre than the face's own: try
+        # leaving out any pips, the most pips and the nearest first
+        for idx in _subsets(own[:st.subset_pips], dist, st.subset_tries):
+            die = face_of(sc, idx, centre, a, dark)
+            if die is not None:
+                return die
+    return unread
+
+
+def _subsets(pips: np.ndarray, dist: np.ndarray, tries: int) -> list[np.ndarray]:
+    """Subsets of two or more of ``pips`` other than the nearest-k ones, largest first,
+    then nearest the centre (``dist``); at most ``tries``.
+
+    >>> dist = np.array([0, 0, 0, 0, 1, 0, 0, 2, 0, 3.0])  # pips 4, 7 and 9 at 1, 2 and 3
+    >>> [s.tolist() for s in _subsets(np.array([4, 7, 9]), dist, 48)]
+    [[4, 9], [7, 9]]
+    """
+    out = []
+    for k in range(min(_MOST_PIPS, len(pips)), 1, -1):
+        combos = [c for c in itertools.combinations(range(len(pips)), k) if c != tuple(range(k))]
+        combos.sort(key=lambda c: sum(float(dist[pips[i]]) for i in c))
+        out += [pips[list(c)] for c in combos]
+        if len(out) >= tries:
+            break
+    return out[:tries]
+
+
+def face_of(sc: Scene, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool) -> Die | None:
+    """The face that pips ``idx`` make on a die centred at ``centre`` (pip offset ``a``)."""
+    p, st = sc.pips, sc.st
+    d = p.d[idx]
+    if (d.max() > st.pip_ratio * d.min()
+            or not (st.pip_per_offset[0] * a <= median(d) <= st.pip_per_offset[1] * a)):
+        return None
+    if len(idx) == 1:
+        i = int(idx[0])
+        if math.hypot(p.x[i] - centre[0], p.y[i] - centre[1]) > st.lone_centred * a:
+            return None
+        # a 1 says the rest of its face is blank: another pip of its colour well inside
+        # the face (a side face's lie past its edge) says otherwise
+        others = (p.dark == dark) & (np.hypot(p.x - p.x[i], p.y - p.y[i]) <= st.lone * a)
+        others[i] = False
+        if others.any():
+            return None
+        return Die(1, LayoutFit(1, np.array([p.x[i], p.y[i]]), np.eye(2) * a, 0.0), a, [i],
+                   dark, 1.0)
+    fit = fit_layout(np.stack([p.x[idx], p.y[idx]], axis=1))
+    if (fit is None or not st.offset_band[0] <= fit.offset / a <= st.offset_band[1]
+            or math.hypot(*(fit.centre - centre)) > st.beside * a):
+        return None
+    return Die(fit.value, fit, fit.offset, idx.tolist(), dark, 1.0)
+
+
+def read_as(sc: Scene, die: Die, value: int) -> Die | None:
+    """``die`` read again as ``value`` from its find's top face alone: when exactly that
+    many pips of its colour lie within a half edge of the find's centre and they make
+    that face, else None. (Seen at a slant, a die's side face shows pips just past its
+    top face's edge, which the pips' own reading may have taken in.)"""
+    cand = die.found
+    if cand is None:
+        return None
+    centre, a, dist = sc.on_find(cand)
+    own = np.flatnonzero((sc.pips.dark == die.dark) & (dist <= sc.st.half_edge * a))
+    if len(own) != value:
+        return None
+    face = face_of(sc, own[np.argsort(dist[own])], centre, a, die.dark)
+    return face if face is not None and face.value == value else None
+
+
+def take(die: Die, face: Die, sure: float) -> None:
+    """Read ``die`` as ``face`` (its top face read again), as sure as the classifier is."""
+    die.value, die.fit, die.offset, die.pips = face.value, face.fit, face.offset, face.pips
+    die.confidence = min(face.confidence, sure)

@@ -1,0 +1,236 @@
+"""Stage 2a, the pips' scene: the frame scaled so pips are a few pixels wide, the pip
+candidates of both polarities (:mod:`dicetray.vision.pips`) kept where the ring around
+them is evenly face-coloured, and their contrast maps; read only in the windows around
+the dice the detector found, when it found any.
+
+>>> import numpy as np, cv2
+>>> tray = np.full((120, 160, 3), (60, 110, 40), np.uint8)
+>>> _ = cv2.rectangle(tray, (50, 40), (80, 70), (235, 235, 235), -1)
+>>> _ = cv2.circle(tray, (65, 55), 3, (20, 20, 20), -1)
+>>> sc = scene(tray, 1.0)
+>>> len(sc.pips), bool(sc.pips.dark[0])
+(1, True)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+import cv2
+import numpy as np
+
+from dicetray.vision.detector import Candidate
+from dicetray.vision.faces import groups, linkable
+from dicetray.vision.gradients import Window, structure_at, structure_windows
+from dicetray.vision.measure import median, odd, pixels, roundness
+from dicetray.vision.pips import Pips, channels, chroma, find_pips, hat_maps, pip_maps
+from dicetray.vision.resize import resize
+from dicetray.vision.settings import DEFAULT_SETTINGS, ReaderSettings
+
+__all__ = ["Scene", "face_pips", "face_tolerance", "links", "scene", "smeared", "widened",
+           "windows"]
+
+#: Points on the ring sampled around each pip.
+_RING_POINTS = 12
+_TURN = np.linspace(0, 2 * np.pi, _RING_POINTS, endpoint=False)
+_COS, _SIN = np.cos(_TURN), np.sin(_TURN)
+
+
+@dataclass
+class Scene:
+    """The working image and everything derived from it for one frame (or, when the
+    detector has found the dice, for the windows around them; elsewhere all is zero),
+    and the settings it is read with."""
+
+    work: np.ndarray  # BGR, uint8
+    scale: float
+    pips: Pips
+    face: np.ndarray  # per pip BGR face colour
+    dark_max: np.ndarray
+    light_max: np.ndarray
+    windows: list[Window]  # the parts of the working image read (each filtered alone)
+    box: int  # the side, working px, the gradient structure tensor is averaged over
+    dark_raw: np.ndarray | None = None  # the pip contrast maps before widening
+    light_raw: np.ndarray | None = None
+    st: ReaderSettings = DEFAULT_SETTINGS
+
+    def peak_map(self, dark: bool) -> np.ndarray:
+        return self.dark_max if dark else self.light_max
+
+    def tensor_at(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """The gradient structure tensor (gxx, gyy, gxy) at points, n x 3 float32."""
+        return structure_at(self.work, self.windows, self.box, x, y)
+
+    def tensor_map(self) -> np.ndarray:
+        """The gradient structure tensor of every pixel (zero outside the windows)."""
+        return structure_windows(self.work, self.windows, self.box)
+
+    def on_find(self, cand: Candidate) -> tuple[np.ndarray, float, np.ndarray]:
+        """A find in working px: its centre, its pip offset ``a``, and each pip's distance
+        from the centre."""
+        p, s = self.pips, self.scale
+        centre = np.array([cand.x * s, cand.y * s])
+        return (centre, cand.size * s / (2 * self.st.half_edge),
+                np.hypot(p.x - centre[0], p.y - centre[1]))
+
+
+def _ring(pips: Pips, radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points on a circle of ``radius`` around each pip (pips x 12)."""
+    rx = pips.x[:, None] + radius[:, None] * _COS[None, :]
+    ry = pips.y[:, None] + radius[:, None] * _SIN[None, :]
+    return rx, ry
+
+
+def face_pips(work: np.ndarray, kernel: int, st: ReaderSettings, closer: bool = False,
+              hue: bool = False) -> tuple[Pips, np.ndarray, Any]:
+    """Pip candidates whose surrounding ring is evenly face-coloured, and that colour;
+    ``closer``: looked for in every colour channel too, and cut out of larger blobs (see
+    :func:`dicetray.vision.pips.find_pips`); ``hue``: and in each opponent channel alone
+    (:func:`dicetray.vision.pips.chroma`: a red pip on a grey or blue face)."""
+    extremes = channels(work)
+    maps = pip_maps(work, kernel, every_channel=closer, extremes=extremes, planes=closer)
+    pips = find_pips(work, kernel, maps, split=closer)
+    hues = chroma(work) if hue else ()
+    for ch in hues:
+        # each opponent channel on its own: maxed into the maps above, a face's light
+        # swirl runs a pip's blob into the next one's
+        own = hat_maps(ch, kernel, planes=True)
+        more = find_pips(work, kernel, own, split=True)
+        pips = Pips.join([pips, more.take(more.apart_from(pips))])
+        maps = replace(maps, planes=maps.planes + own.planes)
+    if len(pips) == 0:
+        return pips, np.zeros((0, 3), np.float32), maps
+    radius = pips.d / 2 + np.maximum(st.ring_gap_px, st.ring_gap * pips.d)
+    rx, ry = _ring(pips, radius)
+    need = st.ring_contrast * pips.peak[:, None]
+    dark_ok = np.zeros(len(pips), bool)
+    light_ok = np.zeros(len(pips), bool)
+    at_pip, on_ring = pixels(work.shape, pips.x, pips.y), pixels(work.shape, rx, ry)
+    k = st.ring_spoilers
+    for ch in (*extremes, *cv2.split(work), *hues) if closer else extremes:
+        centre = ch[at_pip].astype(np.float32)[:, None]
+        ring = np.sort(ch[on_ring].astype(np.float32), axis=1)
+        # the (k+1)-th worst ring sample, so a neighbouring pip does not veto a pip
+        dark_ok |= ring[:, k] >= centre[:, 0] + need[:, 0]
+        light_ok |= ring[:, -1 - k] <= centre[:, 0] - need[:, 0]
+    ok = np.where(pips.dark, dark_ok, light_ok)
+    ring = np.sort(work[on_ring].astype(np.float32), axis=1)
+    face = (ring[:, ring.shape[1] // 2 - 1] + ring[:, ring.shape[1] // 2]) / 2  # the median
+    return pips.take(ok), face[ok], maps
+
+
+def windows(candidates: list[Candidate], s: float, shape: tuple[int, ...],
+            st: ReaderSettings = DEFAULT_SETTINGS) -> list[Window]:
+    """Working-image windows around the dice found, overlapping ones merged into one.
+
+    >>> windows([Candidate(50, 50, 20.0, 0.9, "flat"), Candidate(70, 50, 20.0, 0.9, "flat")],
+    ...         1.0, (100, 200))
+    [(24, 24, 96, 76)]
+    """
+    h, w = round(shape[0] * s), round(shape[1] * s)
+    boxes = []
+    for c in candidates:
+        r = st.reach * c.size * s
+        boxes.append([max(0, math.floor(c.x * s - r)), max(0, math.floor(c.y * s - r)),
+                      min(w, math.ceil(c.x * s + r)), min(h, math.ceil(c.y * s + r))])
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    m = st.min_window
+    return [(x0, y0, x1, y1) for x0, y0, x1, y1 in boxes if x1 - x0 >= m and y1 - y0 >= m]
+
+
+def widened(contrast: np.ndarray, pip: float, st: ReaderSettings) -> np.ndarray:
+    """A pip contrast map widened (:attr:`~dicetray.vision.settings.ReaderSettings.widen`)
+    for pips ``pip`` px wide."""
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (odd(st.widen * pip),) * 2)
+    return cv2.dilate(contrast, k)
+
+
+def scene(img: np.ndarray, s: float, wins: list[Window] | None = None,
+          st: ReaderSettings = DEFAULT_SETTINGS) -> Scene:
+    """The scene at scale ``s``: of the whole frame, or only inside the windows ``wins``."""
+    h, w = img.shape[:2]
+    size = (max(1, round(h * s)), max(1, round(w * s)))
+    if wins is None:
+        wins = [(0, 0, size[1], size[0])]
+    kernel = odd(st.kernel * st.work_pip)
+    work = np.zeros((*size, 3), np.uint8)
+    parts = []
+    for x0, y0, x1, y1 in wins:
+        # the frame region that scales onto this window (to within half a working pixel)
+        sx0, sy0 = math.floor(x0 / s), math.floor(y0 / s)
+        sx1, sy1 = min(w, math.ceil(x1 / s)), min(h, math.ceil(y1 / s))
+        sub = resize(img[sy0:sy1, sx0:sx1], (x1 - x0, y1 - y0))
+        work[y0:y1, x0:x1] = sub
+        pips, face, maps = face_pips(sub, kernel, st)
+        parts.append((x0, y0, pips, face, maps))
+    pips = Pips.join([p.shifted(x0, y0) for x0, y0, p, _, _ in parts])
+    face = np.concatenate([f for *_, f, _ in parts]) if parts else np.zeros((0, 3), np.float32)
+    dmed = median(pips.d) if len(pips) else st.work_pip
+    dark_max = np.zeros(size, np.uint8)
+    light_max = np.zeros(size, np.uint8)
+    dark_raw = np.zeros(size, np.uint8)
+    light_raw = np.zeros(size, np.uint8)
+    for x0, y0, _, _, maps in parts:
+        win = (slice(y0, y0 + maps.dark.shape[0]), slice(x0, x0 + maps.dark.shape[1]))
+        dark_max[win] = widened(maps.dark, dmed, st)
+        light_max[win] = widened(maps.light, dmed, st)
+        dark_raw[win] = maps.dark
+        light_raw[win] = maps.light
+    # the structure tensor is worked out only where it is asked for (see pipcheck)
+    return Scene(work=work, scale=s, pips=pips, face=face, dark_max=dark_max,
+                 light_max=light_max, windows=wins, box=odd(st.tensor_box * dmed),
+                 dark_raw=dark_raw, light_raw=light_raw, st=st)
+
+
+def face_tolerance(peak: np.ndarray | float, st: ReaderSettings) -> np.ndarray | float:
+    """Most colour distance between two parts of one face, for pips of contrast ``peak``."""
+    return np.maximum(st.face_colour, st.face_colour_share * peak)
+
+
+def links(sc: Scene) -> list[list[int]]:
+    """The scene's pips grouped into faces: by polarity, size, distance and an unbroken
+    run of face colour between them (:mod:`dicetray.vision.faces`)."""
+    p, st = sc.pips, sc.st
+    n = len(p)
+    if n < 2:
+        return [[i] for i in range(n)]
+    i, j = np.triu_indices(n, 1)
+    dist = np.hypot(p.x[i] - p.x[j], p.y[i] - p.y[j])
+    dmean = (p.d[i] + p.d[j]) / 2
+    ratio = np.maximum(p.d[i], p.d[j]) / np.minimum(p.d[i], p.d[j])
+    fdist = np.sqrt(((sc.face[i] - sc.face[j]) ** 2).sum(axis=1))
+    tol = face_tolerance(np.minimum(p.peak[i], p.peak[j]), st)
+    cand = ((p.dark[i] == p.dark[j]) & (dist <= st.max_link * dmean)
+            & (ratio <= st.pip_ratio) & (fdist <= tol))
+    pairs = np.stack([i[cand], j[cand]], axis=1)
+    on_pip = np.zeros(sc.work.shape[:2], np.uint8)
+    for x, y, d in zip(p.x.tolist(), p.y.tolist(), p.d.tolist(), strict=True):
+        cv2.circle(on_pip, (round(x), round(y)), round(d / 2 + st.ring_gap_px), 1, -1)
+    ok = linkable(sc.work, on_pip.astype(bool), p.x, p.y, sc.face, pairs, tol[cand])
+    return groups(n, pairs[ok])
+
+
+def smeared(sc: Scene) -> bool:
+    """Whether the frame's strong edges all run one way (motion blur over the whole frame)."""
+    st = sc.st
+    t = sc.tensor_map().reshape(-1, 3)
+    energy = t[:, 0] + t[:, 1]
+    strong = energy >= max(float(np.percentile(energy, st.smear_percentile)), 1.0)
+    if strong.sum() < st.smear_pixels:
+        return False
+    return roundness(*(float(v) for v in t[strong].sum(axis=0))) < st.min_roundness
+

@@ -1,0 +1,313 @@
+"""Every number the reader decides by, in one place: :class:`ReaderSettings`.
+
+Each field has a line on the measurement or the reason that set it. The stages
+(:mod:`~dicetray.vision.finding`, :mod:`~dicetray.vision.pipscene`,
+:mod:`~dicetray.vision.pipfaces`, :mod:`~dicetray.vision.pipcheck`,
+:mod:`~dicetray.vision.opinion`, :mod:`~dicetray.vision.kinship`,
+:mod:`~dicetray.vision.verdict`) take them from one instance, passed to
+:func:`dicetray.vision.read` as ``settings`` (the defaults when not given).
+
+Units: *pip offset* ``a`` is the distance from a face's centre to a corner pip's row
+or column (about 0.3 of the edge); *edge* is the die's edge length; *pip diameter* is a
+pip's width; probabilities are the face classifier's; *detector score* is the dice
+detector's heat at a find.
+
+>>> s = ReaderSettings()
+>>> s.half_edge, s.net_sure
+(1.65, 0.8)
+>>> ReaderSettings(spot_on=0.2)
+Traceback (most recent call last):
+...
+ValueError: spot_on (0.2) must lie above spot_off (0.3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dicetray.vision.detector import THRESHOLD
+
+__all__ = ["DEFAULT_SETTINGS", "ReaderSettings"]
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """The reader's thresholds (see the module's docstring for the units)."""
+
+    # --- the working scale and the windows read -------------------------------------
+    #: Pip diameter aimed for in the working image, px (the pip filters' kernels are
+    #: sized for it).
+    work_pip: float = 6.0
+    #: Long side of the coarse image used to find the scale when nothing else tells it.
+    coarse_side: int = 320
+    #: Long side of the working image when the coarse pass finds no usable pips.
+    fine_side: int = 640
+    #: Largest enlargement of the frame, so the pips of small dice are wide enough to read.
+    max_upscale: float = 2.0
+    #: A pip's diameter as a share of the die's edge (standard dice: 0.15-0.2), to set the
+    #: scale from a die size.
+    pip_per_edge: float = 0.17
+    #: The scale is set again from the pips found when they are off :attr:`work_pip` by
+    #: more than this share (less changes nothing a pip filter sees).
+    rescale: float = 0.25
+    #: Pip filter kernel, in working pip diameters (a pip and the face ring around it).
+    kernel: float = 2.2
+    #: The pip contrast maps are widened by this many pip diameters (0.35 each side), so
+    #: a grid a little off still finds its pips.
+    widen: float = 0.7
+    #: Side of the box the gradient structure tensor is averaged over, in pip diameters.
+    tensor_box: float = 1.6
+    #: How far a die's side faces reach from its centre, in edges: the window read around
+    #: each die the detector found (with room for the pips of a die it sized too small),
+    #: and where the pips beside a face are looked at for its side faces'.
+    reach: float = 1.3
+    #: Least side of a window read, working px (the pip filter's kernel at 6 px pips).
+    min_window: int = 8
+    #: Half the face edge in pip offsets (a is ~0.3 of the edge): the dice's geometry.
+    half_edge: float = 1.65
+    #: Least detector score of a find kept at all: the faint finds below the detector's own
+    #: threshold are looked at only for a die smeared by motion.
+    faint_find: float = 0.12
+    #: Least detector score of a find read as a die (the detector's own threshold).
+    keep_find: float = THRESHOLD
+    #: Detector score from which the detector is sure of a find: such a find whose pips fit
+    #: no face is refused rather than ignored, and below it a find the pips could not read
+    #: is dropped when the classifier's likeliest answer is "no die" (smeared cables,
+    #: labels) or calls it unreadable (keys, clips).
+    sure_find: float = 0.5
+
+    # --- pips and faces ---------------------------------------------------------------
+    #: A pip's ring starts this many px (at least) past its edge ...
+    ring_gap_px: float = 1.5
+    #: ... or this share of its diameter, whichever is larger.
+    ring_gap: float = 0.2
+    #: Least contrast, as a share of the pip's own, between a pip and the ring around it.
+    ring_contrast: float = 0.3
+    #: Ring samples that may fail (a neighbouring pip must not veto a pip).
+    ring_spoilers: int = 2
+    #: Largest pip-to-pip distance on one face, in pip diameters.
+    max_link: float = 7.0
+    #: Largest ratio of two pips' diameters on one face.
+    pip_ratio: float = 1.7
+    #: Most colour distance (8-bit BGR) between two parts of one face ...
+    face_colour: float = 30.0
+    #: ... or this share of the pips' contrast, whichever is larger.
+    face_colour_share: float = 0.3
+    #: Where the face around a lone pip is sampled for its colour, in pip offsets: between
+    #: the pip and the grid's edge spots.
+    lone_face: float = 0.9
+    #: Where the face of a lone pip is seen to end: beyond its corners, in pip offsets ...
+    face_ends: float = 2.8
+    #: ... colour this far (8-bit) from the face at least ...
+    face_ends_colour: float = 20.0
+    #: ... or this share of the pip's contrast ...
+    face_ends_share: float = 0.12
+    #: ... at this many of the sixteen points around it at least.
+    face_ends_points: int = 3
+    #: A lone pip read as a 1 is in doubt where its face's blank grid spots show this share
+    #: of its contrast.
+    lone_spot: float = 0.45
+    #: A group of pips makes a face when its pip offset is within this many pip diameters ...
+    offset_per_pip: tuple[float, float] = (0.75, 3.6)
+    #: ... and its grid's aspect (the layout fit's skew) is at most this.
+    max_skew: float = 2.2
+    #: Pip offset per pip diameter of a lone pip's face when no face of two or more pips
+    #: was read in the frame (standard dice).
+    offset_per_pip_usual: float = 1.9
+    #: With no such face, a lone pip's diameter over the diameter its face's offset is
+    #: reckoned from (found alone, a pip comes out larger than a face's pips).
+    lone_pip_larger: float = 1.3
+    #: Most elongation of a lone pip read as a 1 (a side face's pip is foreshortened).
+    lone_max_elong: float = 1.8
+    #: Least diameter of a lone pip read as a 1, as a share of the faces' pips (a speck).
+    lone_min_pip: float = 0.8
+    #: A group split in two where one part's pips are this much more oval than the other's
+    #: (a side face beside a top face).
+    side_split_elong: float = 0.2
+    #: A face is dropped where the pips within :attr:`reach` beside it are this much
+    #: rounder than its own (the die's top face beside a side face).
+    side_drop_elong: float = 0.3
+    #: A face is put in doubt where the pips within :attr:`reach` beside it are this much
+    #: rounder than its own (at a reach of 1.2 instead, no answer on the shared sets or the
+    #: rendered frames changed right, refused or wrong).
+    side_doubt_elong: float = 0.1
+    #: A find's middle: within this share of its edge of its centre. A face whose centre
+    #: lies there is that find's die; the colour there is the die's body colour (its pips
+    #: too few to sway it), and is compared there with the empty tray.
+    middle: float = 0.4
+    #: Pips within this many half edges of a find's centre may be its face's.
+    find_reach: float = 1.1
+    #: Half-side of a find's patch, in edges: the die and a margin, as the classifier's
+    #: crop (:data:`dicetray.vision.classifier.SPAN`); pips are looked for closer there,
+    #: and its gradients' roundness tells a die from a cable or a label.
+    patch: float = 0.75
+    #: Most pips near a find whose subsets are tried when its nearest pips make no face.
+    subset_pips: int = 7
+    #: Most subsets tried per find (each a layout fit).
+    subset_tries: int = 48
+    #: A face's pips' median diameter at a find lies within these shares of the pip offset
+    #: its size implies.
+    pip_per_offset: tuple[float, float] = (0.25, 1.3)
+    #: A lone pip read as a 1 at a find lies within this many pip offsets of its centre.
+    lone_centred: float = 0.5
+    #: Reach from a single pip, in pip offsets, within which no other pip of its colour may
+    #: lie for it to be read as a 1 (the face reaches 1.65 from its centre; a 2 whose pips
+    #: sit towards the centre has them 0.9 apart).
+    lone: float = 1.3
+    #: Pip offset of a face read at a find, as shares of the offset its size implies: some
+    #: dice have large pips drawn in towards the middle (0.35), and a die's rounded edges
+    #: make the find a little larger than its flat top.
+    offset_band: tuple[float, float] = (0.35, 1.6)
+    #: Farthest a face's fit may lie from its find's centre, in pip offsets, to be read as
+    #: its face (further: a side face's, or a neighbour's).
+    beside: float = 0.6
+    #: Farthest a face's fit may lie from the centre of its find, in pip offsets, for it
+    #: to count as the whole top face. On 400 rendered hard frames the 2s read off a
+    #: side's two corners (of a 4, a 5) or a 1 and a neighbour's pip lay 0.49-0.9 off;
+    #: true 2s and 3s mostly under 0.4.
+    centred: float = 0.4
+
+    # --- the face checked on its grid -------------------------------------------------
+    #: A grid spot holds a pip at this share of the die's pip contrast ...
+    spot_on: float = 0.5
+    #: ... and below this it is blank face; in between it is unclear.
+    spot_off: float = 0.3
+    #: Nearest a grid spot may lie to a pip found on its face, in pip diameters, for its
+    #: contrast to be read on the widened maps: nearer, the widening alone makes the spot
+    #: read as the pip. Measured on sketched dice: a 6's middle spots with its columns at
+    #: 0.6 of the usual spread lie 0.89 pip diameters from them and read 0.55 widened.
+    pip_apart: float = 1.0
+    #: Faces (of one value, or of any) a frame needs for its own reference (the aspect of a
+    #: value's grid, the dice's size): fewer, and one odd face sets it.
+    refs: int = 3
+    #: Most factor between a die's size and the frame's other dice's (their median) for it
+    #: to be one of them: a face read at another size was framed wrongly; a faint find
+    #: without pips of another size is no die of the set. (Once 0.75-1.33 for the first,
+    #: 1.35 for the second: one factor changed no answer right, refused or wrong.)
+    like_size: float = 1.35
+    #: Most a face's grid aspect may differ, as a share, from the median of the faces of its
+    #: value in the frame before it is called cocked (a die leaning 40 degrees shows its
+    #: face foreshortened to 0.77, an aspect 1.3 times the flat faces') ...
+    cocked_aspect: float = 0.3
+    #: ... or from square, without such faces (not for a 6: its columns may sit close).
+    cocked_square: float = 0.8
+    #: Least isotropy of the gradients around a die's pips (or of the whole frame's strong
+    #: edges) before it counts as blurred.
+    min_roundness: float = 0.3
+    #: A face's confidence is scaled by its pips' roundness plus this (at most 1).
+    round_credit: float = 0.5
+    #: The whole frame is smeared when its strongest edges (this percentile up) ...
+    smear_percentile: float = 98.0
+    #: ... at least this many pixels, run one way.
+    smear_pixels: int = 16
+
+    # --- the second opinion: the face classifier's probabilities ---------------------
+    #: From which it reads a die the pips could not, calls a find no readable die, or a
+    #: die the pips read moving (streaked pips can happen to make a face).
+    net_sure: float = 0.8
+    #: From which its value is shown for a die the pips read unsure; below it (at first
+    #: look) for the pips' value, it looks again in eight views.
+    likely: float = 0.5
+    #: ... or how many times likelier than the pips' value it must find its own to show it.
+    guess_ratio: float = 2.0
+    #: From which it settles a face the pips read in doubt, or has it read again from its
+    #: top face alone when it reads another value. Averaged over turns, its answers seldom
+    #: reach 0.9; with the count told, 0.7 reads the most rolls right on every set with no
+    #: more silent errors (0.6: one more; at 0.6 a die leaning on another, hidden from the
+    #: detector, is read as a flat 1).
+    fairly_sure: float = 0.7
+    #: Of "no die" from which a find is dropped whatever its pips read: a key and its
+    #: letter, a plug, a coin (on the real photos no die reaches 0.45).
+    no_die: float = 0.6
+    #: Below this for the value the pips read, the classifier disagrees; and the least
+    #: confidence of a die in an ``ok`` answer: on the real photos a laptop key read as a
+    #: 1 and a die blurred mid-tumble read as a 2 came out at 0.02-0.03; a 1 read as a 2
+    #: with a side face's pip (0.15) and a cocked die read as flat (0.14, and 0.199 where
+    #: the first roll read right is at 0.173) fall under it.
+    net_doubt: float = 0.2
+    #: Least confidence of the pips' own reading of a face of two or more pips that counts
+    #: as clean: where the classifier reads several clean faces otherwise
+    #: (:attr:`unheard`) it cannot veto them. Heeded always, it answered 7 more matteop65
+    #: photos silently wrong (a 1 and a slanted view's side-face pip read as a 2).
+    clean_read: float = 0.6
+    #: How many clean faces in one frame the classifier must read otherwise for its
+    #: disagreement to be set aside there.
+    unheard: int = 2
+    #: Of another value, from which it counts also when its likeliest answer is "no die"
+    #: or "no readable face" (a side face's pip read in with a 1's, say).
+    other_value: float = 0.3
+    #: Of "unreadable" from which a find with no pips that the detector is sure of is a die
+    #: with no readable face (keys and clips look unreadable too, less surely).
+    bare_unreadable: float = 0.75
+    #: Of a value from which a faint bare find is a die, shown with that value in an unsure
+    #: answer (below it, such finds are mostly keys and clips).
+    bare_guess: float = 0.6
+    #: Most size, as a share of the median find's, of a find read as a single spot that is
+    #: no die unless the classifier is sure of the 1 (measured: specks 0.47-0.53 of it,
+    #: real 1s from 0.68 on, over the real photos and the rendered frames).
+    speck: float = 0.6
+    #: Of "unreadable" from which a smeared find is a moving die.
+    moving_sure: float = 0.9
+    #: Most roundness of the gradients around a find smeared by motion (a die blurred
+    #: mid-tumble is smeared one way; a key or a sharp die is not).
+    smeared: float = 0.4
+    #: How far a moving die's streak reaches from its find's centre, in edges: the patch
+    #: whose gradients tell it smeared, and how near another find it is not taken for one
+    #: (a side face of a die seen at a slant looks smeared too).
+    streak: float = 1.0
+
+    # --- kinship: is a find one of the set of dice read? ------------------------------
+    #: Most colour difference (CIELAB, OpenCV's 8-bit scale) between the body of a find
+    #: the pips saw nothing on and a die read in the same frame for it to be taken for one
+    #: of the set; and the most spread of a set. Measured on the real photos:
+    #: nell-byler's 21 faint dice lie 4-43 from a die read, matteop65's 11 keys, plugs and
+    #: labels 75 and more from its white dice.
+    look_alike: float = 45.0
+    #: ... the classifier's most probability of "no die" there ...
+    alike_none: float = 0.1
+    #: ... and the least roundness of the gradients around it (a die's square body has
+    #: edges every way; a cable, a label's print or a key's letters run mostly one way);
+    #: its size within :attr:`like_size` of the median find's too.
+    alike_round: float = 0.5
+    #: Two finds within this many edges are one die found twice (two flat dice lie an edge
+    #: apart at least).
+    twice: float = 0.6
+    #: Most factor between the size of a find no face was read on and the dice read cleanly
+    #: for it to be taken for one of them: a leaning die's find comes out up to a third
+    #: larger than a flat one's ...
+    unlike_size: float = 1.6
+    #: ... and the least colour difference (as :attr:`look_alike`) from every one of them:
+    #: a die smeared by motion mixes its colour with the floor's (a grey die on 400
+    #: rendered hard frames lay 49 from its set), a clip or a knot is far from white dice
+    #: (90 and more).
+    unlike_colour: float = 90.0
+    #: Least difference (8-bit, the strongest channel, 99th percentile over the middle of
+    #: a find, both smoothed 5x5) between a frame and the calibration's empty tray for a
+    #: find to be something put there: a die's pips differ by 60 and more even on a floor
+    #: of its own colour; a clip, a knot or the wood's grain differs by noise and light.
+    background_same: float = 25.0
+    #: ... smoothed this many px (odd) first: a die's pips survive it, the camera's noise
+    #: does not ...
+    background_blur: int = 5
+    #: ... at this percentile of the middle (a 1's pip covers 3 % of it).
+    background_percentile: float = 99.0
+
+    # --- the verdict ------------------------------------------------------------------
+    #: A die whose find's centre lies within this share of its edge of the frame's border
+    #: is cut by it (the pips read may all be on the part inside) ...
+    cut_die: float = 0.25
+    #: ... and a face whose find's centre lies this near reaches past it (the classifier
+    #: never saw a die cut: such finds are refused, not left out).
+    cut_face: float = 0.5
+
+    def __post_init__(self) -> None:
+        if not self.spot_off < self.spot_on:
+            raise ValueError(f"spot_on ({self.spot_on}) must lie above spot_off "
+                             f"({self.spot_off})")
+        if not 0.0 < self.faint_find <= self.keep_find:
+            raise ValueError(f"faint_find ({self.faint_find}) must lie in (0, keep_find "
+                             f"{self.keep_find}]")
+
+
+#: The settings the shipped reader uses.
+DEFAULT_SETTINGS = ReaderSettings()

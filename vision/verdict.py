@@ -1,0 +1,91 @@
+"""Stage 4, the verdict: ``ok`` or ``unsure`` with the reason, from the dice read, the
+dice seen but not read, the guesses shown when told more dice than were read, and the
+finds left out (each with why).
+
+>>> from dicetray.vision.reading import Reason
+>>> REASON_ORDER[0] is Reason.BLUR
+True
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from dicetray.vision.detector import Candidate
+from dicetray.vision.pipfaces import Die
+from dicetray.vision.pipscene import Scene, smeared
+from dicetray.vision.reading import DieReading, LeftOut, Reading, Reason, Why
+
+__all__ = ["REASON_ORDER", "UNSURE_READ", "verdict"]
+
+#: Which die's problem gives the roll's reason when several have one: the first here.
+REASON_ORDER = (Reason.BLUR, Reason.EDGE, Reason.COCKED, Reason.AMBIGUOUS)
+#: The reason given for a die read less surely than ``net_doubt``.
+UNSURE_READ = "die at {where} is read too unsurely to answer"
+#: The reason's words for a die's problem, when the stage that found it gave none.
+_USUAL = {
+    Reason.BLUR: "pips blurred at {where}",
+    Reason.EDGE: "die cut by the frame edge at {where}",
+    Reason.COCKED: "die at {where} is not flat",
+    Reason.AMBIGUOUS: "pips of the die at {where} do not fit one face cleanly",
+}
+
+
+def zone(calibration: Any, x: float, y: float) -> str:
+    """The calibration's zone of a point (frame px), ``unknown`` without one."""
+    zone_of = getattr(calibration, "zone_of", None)
+    if zone_of is None:
+        return "unknown"
+    try:
+        where = str(zone_of(x, y))
+    except Exception:  # a calibration that cannot place a point leaves the zone unknown
+        return "unknown"
+    return where if where in ("tray", "ledge") else "unknown"
+
+
+def verdict(sc: Scene, found: list[Die], unread: list[Die], guessed: list[Die],
+            finds: list[Candidate], why: dict[Candidate, Why], told: int | None,
+            calibration: Any, start: float) -> Reading:
+    """The answer for one frame read at the scene ``sc``: the dice read (``found``), those
+    seen but not read, the ``guessed`` ones, every find of the detector (those not shown,
+    each with its reason in ``why``, or faint or bare), ``told`` the dice expected;
+    ``start`` is when the reading began (:func:`time.perf_counter`)."""
+    s, st = sc.scale, sc.st
+    for die in found:
+        if not die.problem and die.confidence < st.net_doubt:
+            die.problem, die.detail = Reason.AMBIGUOUS, UNSURE_READ
+    count = len(found) + len(unread)
+    readings = tuple(
+        DieReading(
+            value=die.value,
+            x=float(die.fit.centre[0]) / s,
+            y=float(die.fit.centre[1]) / s,
+            angle=die.fit.angle if die.value > 1 else 0.0,
+            zone=zone(calibration, float(die.fit.centre[0]) / s, float(die.fit.centre[1]) / s),
+            confidence=die.confidence,
+            size=2 * st.half_edge * die.offset / s,
+        )
+        for die in sorted((*found, *guessed), key=lambda d: (d.fit.centre[1], d.fit.centre[0]))
+    )
+    reason = ""
+    problems = [die for die in (*found, *unread) if die.problem]
+    if problems:
+        kind = min((d.problem for d in problems if d.problem), key=REASON_ORDER.index)
+        die = next(d for d in problems if d.problem == kind)
+        where = f"({die.fit.centre[0] / s:.0f}, {die.fit.centre[1] / s:.0f})"
+        detail = die.detail or _USUAL[kind]
+        reason = f"{kind}: {detail.format(where=where)}"
+    elif told is not None and count != told:
+        reason = f"{Reason.WRONG_COUNT}: expected {told} dice, found {count}"
+        if guessed:
+            reason += f" ({len(guessed)} more shown as a guess)"
+    elif not found and told != 0:
+        reason = (f"{Reason.BLUR}: the frame is smeared, no pips sharp enough to read"
+                  if smeared(sc) else f"{Reason.NO_DICE}: nothing die-like in the frame")
+    shown = {d.found for d in (*found, *unread, *guessed)}
+    passed_by = tuple(
+        LeftOut(c.x, c.y, c.size, why.get(c, Why.FAINT if c.score < st.keep_find else Why.BARE))
+        for c in finds if c not in shown)
+    ms = (time.perf_counter() - start) * 1000
+    return Reading("unsure" if reason else "ok", reason, readings, ms, passed_by)
