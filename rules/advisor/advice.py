@@ -206,15 +206,18 @@ def advise(
     j = rs.rolls - rolls_left - 1
     lat = model.lat
     roll = lat.hand(values) - lat.rolls.start
-    options: list[Option] = []
+    # (expected points still to come, option): options are ranked by what is still to come,
+    # so the same state gets the same advice whatever the points so far (adding them could
+    # round two nearly equal figures into a tie); equal ones: scoring first, then by name
+    ranked: list[tuple[float, Option]] = []
     for b, box in enumerate(model.boxes):
         found = model.entry(mask, flag, b, roll, j)
         if found is None:
             continue
         points, gain, nflag = found
-        future = table.value(mask | 1 << b, upper + gain, nflag)
-        options.append(
-            Option(OptionKind.SCORE, situation.total + points + future, box=box, points=points)
+        to_come = points + table.value(mask | 1 << b, upper + gain, nflag)
+        ranked.append(
+            (to_come, Option(OptionKind.SCORE, situation.total + to_come, box=box, points=points))
         )
     if rolls_left:
         plan = plan or plan_turn(table, mask, upper, flag)
@@ -225,9 +228,10 @@ def advise(
                 continue
             if rs.hold == "locked" and held - Counter(kept):
                 continue
-            options.append(Option(OptionKind.KEEP, situation.total + float(keeps[hand]), dice=kept))
-    options.sort(key=lambda o: (-o.expected, o.kind is OptionKind.KEEP, o.box or "", o.dice))
-    return Advice(tuple(options), rolls_left, values)
+            to_come = float(keeps[hand])
+            ranked.append((to_come, Option(OptionKind.KEEP, situation.total + to_come, dice=kept)))
+    ranked.sort(key=lambda r: (-r[0], r[1].kind is OptionKind.KEEP, r[1].box or "", r[1].dice))
+    return Advice(tuple(o for _, o in ranked), rolls_left, values)
 
 
 def advise_game(table: StrategyTable, game: Game) -> Advice:
