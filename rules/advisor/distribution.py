@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicetray.rules.advisor.errors import Unsolvable
+from dicetray.rules.advisor.errors import Refusal, Unsolvable
 from dicetray.rules.advisor.lattice import Lattice
 from dicetray.rules.advisor.model import NEG, Model
 from dicetray.rules.advisor.table import Progress, StrategyTable, layer_columns
@@ -83,7 +83,8 @@ def score_distribution(table: StrategyTable, progress: Progress | None = None) -
     if rs.hold == "locked" or table.op != "mean":
         raise Unsolvable(
             f"{rs.reference}: the distribution is worked out for mean-maximising play with "
-            "free or no holds only"
+            "free or no holds only",
+            code=Refusal.HOLDS,
         )
     flow = _Flow(model, table.values)
     nb = len(model.boxes)
