@@ -1,11 +1,12 @@
 """The whole distribution of optimal play's final score, exactly (no simulation).
 
-The table's policy (the advisor's best option at every decision, ties broken as
-:func:`~.advice.advise` breaks them) is followed from an empty sheet. Probability mass
-moves forward over (start-of-turn state, points so far), one layer of states (boxes
-filled) at a time: each state's turn gives a distribution over (next state, points) from
-its final rolls (the first roll's chances, the policy's keep, the chances of the roll from
-that keep, again, then the policy's box). Only states the policy reaches are solved.
+The table's policy (the advisor's best option at every decision; among options within
+:data:`~.advice.TIE` of the best, the one :func:`~.advice.advise` lists first) is followed
+from an empty sheet. Probability mass moves forward over (start-of-turn state, points so
+far), one layer of states (boxes filled) at a time: each state's turn gives a distribution
+over (next state, points) from its final rolls (the first roll's chances, the policy's
+keep, the chances of the roll from that keep, again, then the policy's box). Only states
+the policy reaches are solved.
 Free and no holds only (as :mod:`.spread`).
 
 >>> Distribution(np.array([0.5, 0.0, 0.5])).sd
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dicetray.rules.advisor.advice import TIE
 from dicetray.rules.advisor.errors import Refusal, Unsolvable
 from dicetray.rules.advisor.lattice import Lattice
 from dicetray.rules.advisor.model import NEG, Model
@@ -207,19 +209,21 @@ class _Flow:
         column = np.arange(cols)[None, :]
         for j in range(rs.rolls - 1):
             keep = plan.keeps[j + 1]
-            k_best = np.full((rolls, cols), NEG)
-            k_hand = np.zeros((rolls, cols), dtype=np.intp)
+            # the best of scoring now and every keep; within TIE of it, the advisor's order:
+            # scoring first, then the keeps (already in its order)
+            top = finals(j).copy()
             for p in range(self.subs.shape[1]):
+                np.maximum(top, keep[self.subs[:, p]], out=top)
+            top -= TIE
+            keeping = finals(j) < top
+            k_hand = np.full((rolls, cols), -1, dtype=np.intp)
+            for p in range(self.subs.shape[1] - 1, -1, -1):  # the first in order wins
                 hand = self.subs[:, p]
-                v = keep[hand]
-                better = v > k_best
-                np.copyto(k_best, v, where=better)
-                np.copyto(k_hand, np.broadcast_to(hand[:, None], better.shape), where=better)
-            # equal expected values: the advisor lists scoring before keeping
-            keeping = k_best > finals(j)
+                good = keep[hand] >= top
+                np.copyto(k_hand, np.broadcast_to(hand[:, None], good.shape), where=good)
             scored[model.context[j]] += np.where(keeping, 0.0, here)
             kept = np.bincount(
-                (k_hand * cols + column).ravel(),
+                (np.where(keeping, k_hand, 0) * cols + column).ravel(),
                 weights=np.where(keeping, here, 0.0).ravel(),
                 minlength=lat.size * cols,
             ).reshape(lat.size, cols)
@@ -245,7 +249,7 @@ class _Flow:
         flat = self.values.reshape(-1)
         rolls = model.points.shape[2]
         best = np.full((rolls, len(cm)), NEG)
-        box = np.full((rolls, len(cm)), -1, dtype=np.intp)
+        found = []
         for b in self.order:
             bit = 1 << b
             open_ = (cm & bit) == 0
@@ -264,9 +268,9 @@ class _Flow:
             w += vals[:, None]
             w[:, ~open_] = NEG
             w = w[where]
-            better = w > best
-            np.copyto(best, w, where=better)
-            box[better] = b
+            np.maximum(best, w, out=best)
+            found.append((b, w))
+        box = _first_good(found, best)
         if model.flagged:
             self._jokers(cm, cu, cy, c, best, box)
         return best, box
@@ -283,7 +287,7 @@ class _Flow:
         match = (((cm[None, :] & bits) == 0) & (bits != 0)).astype(np.intp)
         faces = np.arange(model.lat.faces)[:, None]
         j_best = np.full(match.shape, NEG)
-        j_box = np.full(match.shape, -1, dtype=np.intp)
+        found = []
         for b in self.order:
             bit = 1 << b
             open_ = (cm & bit) == 0
@@ -294,9 +298,9 @@ class _Flow:
             nu = np.minimum(model.threshold, cu[None, :] + model.joker_up[key])
             v = model.joker_total[key] + self.values[(cm | bit)[None, :], nu, cy[None, :]]
             v = np.where(legal, v, NEG)
-            better = v > j_best
-            np.copyto(j_best, v, where=better)
-            j_box[better] = b
+            np.maximum(j_best, v, out=j_best)
+            found.append((b, v))
+        j_box = _first_good(found, j_best)
         rows = model.five_rows[:, None]
         best[rows, cols[None, :]] = j_best
         box[rows, cols[None, :]] = j_box
@@ -339,16 +343,26 @@ class _Flow:
         return col, dst, pts.astype(np.int64), scored[r, col]
 
 
+def _first_good(found: list[tuple[int, np.ndarray]], best: np.ndarray) -> np.ndarray:
+    """Per entry, the first box (in the advisor's order) whose value is within TIE of
+    ``best``."""
+    box = np.full(best.shape, -1, dtype=np.intp)
+    for b, value in reversed(found):
+        box[value >= best - TIE] = b
+    return box
+
+
 def _sub_hands(lat: Lattice, hold: str) -> np.ndarray:
     """For each roll, the keeps the advisor offers (smaller hands it contains), in the
-    order it lists equal options (by the dice kept), padded by repeating the first."""
+    order it lists equally good ones (the higher dice first), padded by repeating the
+    first."""
     start = lat.rolls.start
     if hold == "none":
         return np.zeros((lat.rolls.stop - start, 1), dtype=np.intp)
     found = []
     for i in range(start, lat.rolls.stop):
         hands = [h for h in lat.sub_hands(i) if h < start]
-        found.append(sorted(hands, key=lat.dice))
+        found.append(sorted(hands, key=lat.dice, reverse=True))
     width = max(len(h) for h in found)
     return np.array([h + [h[0]] * (width - len(h)) for h in found], dtype=np.intp)
 
