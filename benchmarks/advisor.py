@@ -4,6 +4,7 @@
     python3 benchmarks/advisor.py solve --repeat 3     # table solve times, both solvers
     python3 benchmarks/advisor.py hint --count 500     # hint latency
     python3 benchmarks/advisor.py api --count 300      # hint latency through GET /api/advice
+    python3 benchmarks/advisor.py distribution --repeat 3   # the exact score distribution
     python3 benchmarks/advisor.py size                 # table size on disk and in memory
     python3 benchmarks/advisor.py simulate --games 10000
     python3 benchmarks/advisor.py pi                   # sysbench ratio for the Pi 4 estimate
@@ -269,6 +270,28 @@ def api(args: argparse.Namespace) -> None:
           f"ms, 95th percentile {every[int(0.95 * len(every))]:.2f} ms")
 
 
+def distribution(args: argparse.Namespace) -> None:
+    """Time the exact distribution of optimal play's final score; print its figures."""
+    import resource
+
+    from dicetray.rules.advisor.distribution import score_distribution
+
+    rs = load_ruleset(args.ruleset)
+    table = TableCache(args.cache or tempfile.mkdtemp()).load_or_build(rs)
+    runs = []
+    for run in range(args.repeat):
+        found, wall, cpu = _cpu(lambda: score_distribution(table))
+        runs.append((wall, cpu))
+        print(f"run {run + 1}: {wall:.1f} s wall, {cpu:.1f} s CPU", flush=True)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    cdf = np.cumsum(found.probabilities)
+    print(f"{rs.id}: mean {found.mean:.4f} (table {table.expected:.4f}), sd {found.sd:.4f}, "
+          f"median {found.median}, mode {found.mode}, 1st percentile {found.percentile(1)}, "
+          f"99th {found.percentile(99)} (P(score <= 473) = {cdf[473]:.10f})")
+    print(f"median of {len(runs)} runs: {statistics.median(r[0] for r in runs):.1f} s wall, "
+          f"{statistics.median(r[1] for r in runs):.1f} s CPU; peak RSS {peak:.0f} MB")
+
+
 def size(args: argparse.Namespace) -> None:
     rs = load_ruleset(args.ruleset)
     with tempfile.TemporaryDirectory() as folder:
@@ -348,6 +371,7 @@ def main() -> None:
         ("solve", solve),
         ("hint", hint),
         ("api", api),
+        ("distribution", distribution),
         ("size", size),
         ("simulate", simulate),
         ("pi", pi),
@@ -355,12 +379,14 @@ def main() -> None:
         p = sub.add_parser(name)
         p.set_defaults(fn=fn)
         p.add_argument(
-            "--ruleset", default="yahtzee" if name != "simulate" else "yahtzee-free-joker"
+            "--ruleset",
+            default="yahtzee-free-joker" if name in ("simulate", "distribution") else "yahtzee",
         )
         p.add_argument("--cache", default=None, help="a cache directory to reuse")
         p.add_argument("--seed", type=int, default=2026)
     sub.choices["solve"].add_argument("--repeat", type=int, default=3)
     sub.choices["solve"].add_argument("--skip-baseline", action="store_true")
+    sub.choices["distribution"].add_argument("--repeat", type=int, default=3)
     sub.choices["hint"].add_argument("--count", type=int, default=300)
     sub.choices["api"].add_argument("--count", type=int, default=300)
     sub.choices["simulate"].add_argument("--games", type=int, default=10000)
