@@ -77,6 +77,7 @@ __all__ = ["COACH_OPTIONS", "CoachReason", "Reader", "Table", "fairness", "start
 #: how close the runners-up are.
 COACH_OPTIONS = 5
 
+
 class CoachReason(StrEnum):
     """Why the coach gives no hint now (``reason`` in ``GET /api/advice`` and
     ``/api/analysis``; the pages translate it, ``why`` says it in English)."""
