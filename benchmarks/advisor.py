@@ -3,6 +3,8 @@
 
     python3 benchmarks/advisor.py solve --repeat 3     # table solve times, both solvers
     python3 benchmarks/advisor.py hint --count 500     # hint latency
+    python3 benchmarks/advisor.py api --count 300      # hint latency through GET /api/advice
+    python3 benchmarks/advisor.py distribution --repeat 3   # the exact score distribution
     python3 benchmarks/advisor.py size                 # table size on disk and in memory
     python3 benchmarks/advisor.py simulate --games 10000
     python3 benchmarks/advisor.py pi                   # sysbench ratio for the Pi 4 estimate
@@ -177,6 +179,119 @@ def hint(args: argparse.Namespace) -> None:
         )
 
 
+class _Phone:
+    """One keep-alive HTTP client of the tray's API, with the session cookie once joined."""
+
+    def __init__(self, port: int) -> None:
+        import http.client
+
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        self.cookie = ""
+
+    def call(self, method: str, path: str, body: object = None) -> object:
+        import json
+
+        self.conn.request(method, path, json.dumps(body) if body is not None else None,
+                          {"Content-Type": "application/json", "Cookie": self.cookie})
+        answer = self.conn.getresponse()
+        data = json.loads(answer.read() or b"null")
+        self.cookie = (answer.getheader("Set-Cookie") or self.cookie).split(";", 1)[0]
+        return data
+
+
+def api(args: argparse.Namespace) -> None:
+    """GET /api/advice through a simulated tray's web server (waitress), over the situations
+    of whole games played by the advice itself; timed once the table is loaded."""
+    import os
+    import threading
+
+    from waitress import create_server
+
+    from dicetray.firmware.tray import open_tray
+    from dicetray.rules.advisor.cache import load_table
+    from dicetray.web.app import create_app
+
+    cache = Path(args.cache or tempfile.mkdtemp())
+
+    def loader(ruleset, directory, *, progress):
+        return load_table(ruleset, cache, progress=progress)
+
+    folder = tempfile.mkdtemp()
+    tray = open_tray(folder, simulate=True, fast=True, seed=args.seed, code="BENCH",
+                     advisor_loader=loader)
+    server = create_server(create_app(tray.table, secret_key=os.urandom(32)),
+                           host="127.0.0.1", port=0, threads=8)
+    threading.Thread(target=server.run, daemon=True).start()
+    phone = _Phone(server.effective_port)
+    state = phone.call("POST", "/api/join", {"code": "BENCH", "name": "Bench"})
+    ready_at = None
+    timings: dict[int, list[float]] = {}
+    began = time.perf_counter()
+    while sum(len(t) for t in timings.values()) < args.count:
+        state = phone.call("POST", "/api/games", {"version": state["version"],
+                                                  "ruleset": args.ruleset,
+                                                  "players": ["Bench"]})
+        while not state["game"]["finished"]:
+            state = phone.call("POST", "/api/roll", {"version": state["version"]})
+            while state["cycle"] in ("tumbling", "settling", "reading"):
+                time.sleep(0.01)
+                state = phone.call("GET", "/api/state")
+            if state["cycle"] == "needs-help":  # the reader was unsure: type what it saw
+                dice = [d["value"] for d in state["reading"]["dice"]]
+                state = phone.call("POST", "/api/correct", {"version": state["version"],
+                                                            "dice": dice})
+            advice = phone.call("GET", "/api/advice")
+            while advice.get("reason") == "computing":  # the first game: wait for the table
+                time.sleep(0.2)
+                advice = phone.call("GET", "/api/advice")
+            if ready_at is None:
+                ready_at = time.perf_counter() - began
+            start = time.perf_counter()
+            advice = phone.call("GET", "/api/advice")
+            spent = (time.perf_counter() - start) * 1000
+            timings.setdefault(advice["rolls_left"], []).append(spent)
+            best = advice["options"][0]
+            if best["kind"] == "keep":
+                state = phone.call("POST", "/api/keep", {"version": state["version"],
+                                                         "dice": best["positions"]})
+            else:
+                state = phone.call("POST", "/api/score", {"version": state["version"],
+                                                          "box": best["box"]})
+    server.close()
+    tray.close()
+    print(f"table ready {ready_at:.1f} s after the first game started (loaded or computed)")
+    every = sorted(t for spent in timings.values() for t in spent)
+    for left, spent in sorted(timings.items()):
+        spent.sort()
+        print(f"GET /api/advice with {left} rolls left ({len(spent)} situations): median "
+              f"{statistics.median(spent):.2f} ms, 95th percentile "
+              f"{spent[int(0.95 * len(spent))]:.2f} ms")
+    print(f"GET /api/advice, all {len(every)} situations: median {statistics.median(every):.2f} "
+          f"ms, 95th percentile {every[int(0.95 * len(every))]:.2f} ms")
+
+
+def distribution(args: argparse.Namespace) -> None:
+    """Time the exact distribution of optimal play's final score; print its figures."""
+    import resource
+
+    from dicetray.rules.advisor.distribution import score_distribution
+
+    rs = load_ruleset(args.ruleset)
+    table = TableCache(args.cache or tempfile.mkdtemp()).load_or_build(rs)
+    runs = []
+    for run in range(args.repeat):
+        found, wall, cpu = _cpu(lambda: score_distribution(table))
+        runs.append((wall, cpu))
+        print(f"run {run + 1}: {wall:.1f} s wall, {cpu:.1f} s CPU", flush=True)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    cdf = np.cumsum(found.probabilities)
+    print(f"{rs.id}: mean {found.mean:.4f} (table {table.expected:.4f}), sd {found.sd:.4f}, "
+          f"median {found.median}, mode {found.mode}, 1st percentile {found.percentile(1)}, "
+          f"99th {found.percentile(99)} (P(score <= 473) = {cdf[473]:.10f})")
+    print(f"median of {len(runs)} runs: {statistics.median(r[0] for r in runs):.1f} s wall, "
+          f"{statistics.median(r[1] for r in runs):.1f} s CPU; peak RSS {peak:.0f} MB")
+
+
 def size(args: argparse.Namespace) -> None:
     rs = load_ruleset(args.ruleset)
     with tempfile.TemporaryDirectory() as folder:
@@ -255,6 +370,8 @@ def main() -> None:
     for name, fn in (
         ("solve", solve),
         ("hint", hint),
+        ("api", api),
+        ("distribution", distribution),
         ("size", size),
         ("simulate", simulate),
         ("pi", pi),
@@ -262,13 +379,16 @@ def main() -> None:
         p = sub.add_parser(name)
         p.set_defaults(fn=fn)
         p.add_argument(
-            "--ruleset", default="yahtzee" if name != "simulate" else "yahtzee-free-joker"
+            "--ruleset",
+            default="yahtzee-free-joker" if name in ("simulate", "distribution") else "yahtzee",
         )
         p.add_argument("--cache", default=None, help="a cache directory to reuse")
         p.add_argument("--seed", type=int, default=2026)
     sub.choices["solve"].add_argument("--repeat", type=int, default=3)
     sub.choices["solve"].add_argument("--skip-baseline", action="store_true")
+    sub.choices["distribution"].add_argument("--repeat", type=int, default=3)
     sub.choices["hint"].add_argument("--count", type=int, default=300)
+    sub.choices["api"].add_argument("--count", type=int, default=300)
     sub.choices["simulate"].add_argument("--games", type=int, default=10000)
     args = parser.parse_args()
     args.fn(args)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from dicetray.firmware.coach import CoachReason
 from dicetray.firmware.cycle import Trouble
 from dicetray.firmware.errors import (
     AgainstRules,
@@ -34,6 +35,7 @@ __all__ = [
     "AgainstRules",
     "BadRequest",
     "Busy",
+    "CoachReason",
     "NotFound",
     "NotJoined",
     "StaleVersion",

@@ -26,6 +26,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from dicetray.firmware.coach import (
+    Coach,
+    CoachReason,
+    Readiness,
+    Runner,
+    TableLoader,
+    start_daemon,
+)
 from dicetray.firmware.config import TrayConfig
 from dicetray.firmware.cycle import (
     Action,
@@ -72,11 +80,12 @@ from dicetray.rules import (
     load_ruleset,
 )
 
-__all__ = ["COACH_OPTIONS", "Reader", "Table", "fairness", "start_thread"]
+__all__ = ["COACH_OPTIONS", "CoachReason", "Reader", "Table", "fairness", "start_thread"]
 
 #: How many of the best options the coach shows: five fit a phone's screen and still show
 #: how close the runners-up are.
 COACH_OPTIONS = 5
+
 
 #: A rule set a phone may ask for: a built-in id with house-rule options (never a path).
 RULESET_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}(\+[a-z0-9][a-z0-9-]{0,63}){0,8}")
@@ -126,11 +135,13 @@ class Table:
         run: Callable[[Callable[[], None]], None] = start_thread,
         rng: random.Random | None = None,
         advisor_dir: Path | None = None,
+        advisor_loader: TableLoader | None = None,
+        advisor_run: Runner = start_daemon,
     ) -> None:
         self.store = store
         self.advisor_dir = advisor_dir
-        self._advisors: dict[str, Any] = {}
-        self._advisor_lock = threading.Lock()
+        self.coach = Coach(advisor_dir, run=advisor_run,
+                           **({"loader": advisor_loader} if advisor_loader else {}))
         self.code = code
         self.rig = rig
         self.reader = reader
@@ -156,6 +167,8 @@ class Table:
             self.cycle = Cycle(why=problem or "no camera: enter the dice by hand", manual=True,
                                trouble=Trouble.CAMERA_LOST)
         self._show()
+        if self.match is not None:  # the coach gets ready for the game under way
+            self.coach.prepare(self.match.game.ruleset)
 
     # -- what the phones see -----------------------------------------------------------------
 
@@ -245,35 +258,39 @@ class Table:
 
     def advice(self, player: int | None = None) -> dict[str, Any]:
         """The current player's best options on the dice now on the table (the top
-        :data:`COACH_OPTIONS`), or ``{"available": False, "why": ...}``. ``player``, when
-        given, must be the player whose turn it is."""
+        :data:`COACH_OPTIONS`), or ``{"available": False, "reason": ..., "why": ...}``
+        (:class:`CoachReason`); while the rule set's table is being prepared, the reason
+        is ``computing`` with its ``progress``. ``player``, when given, must be the player
+        whose turn it is. Never waits for a table."""
         from dicetray.rules.advisor.advice import advise_game
 
         with self._lock:
             ruleset = self.match.game.ruleset if self.match is not None else None
-        if ruleset is not None:
-            self._advisor(ruleset)  # a first build takes seconds: not while holding the table
+        # not under the table's lock: a runner may prepare the table at once
+        status = self.coach.status(ruleset) if ruleset is not None else None
         with self._lock:
             if self.match is None:
-                return _unavailable("no game yet: start one")
+                return _unavailable(CoachReason.NO_GAME, "no game yet: start one")
             game = self.match.game
             if player is not None:
                 if isinstance(player, bool) or not isinstance(player, int) or not (
                         0 <= player < len(game.players)):
                     raise BadRequest(f"player is a number from 0 to {len(game.players) - 1}")
                 if player != game.current:
-                    return _unavailable("not this player's turn")
+                    return _unavailable(CoachReason.NOT_THIS_PLAYER, "not this player's turn")
             if game.finished:
-                return _unavailable("the game is over")
+                return _unavailable(CoachReason.GAME_OVER, "the game is over")
             if not game.turn.rolled:
-                return _unavailable("no roll yet this turn: roll first")
-            table, why = self._advisor(game.ruleset)
-            if table is None:
-                return _unavailable(why)
+                return _unavailable(CoachReason.NOT_ROLLED, "no roll yet this turn: roll first")
+            if status is None or game.ruleset is not ruleset:  # a new game meanwhile
+                return _unavailable(CoachReason.COMPUTING, "the game changed: ask again",
+                                    progress=0.0)
+            if status.readiness is not Readiness.READY:
+                return _not_ready(status)
             try:
-                found = advise_game(table, game)
+                found = advise_game(status.table, game)
             except RulesError as error:
-                return _unavailable(" ".join(str(error).split()))
+                return _unavailable(CoachReason.ERROR, " ".join(str(error).split()))
             dice = tuple(game.turn.dice)
             options = [_option(o, dice) for o in found.options[:COACH_OPTIONS]]
             return {"available": True, "player": game.current, "rolls_left": found.rolls_left,
@@ -304,13 +321,13 @@ class Table:
         if not game.finished:
             raise AgainstRules("the game is not over yet: the analysis comes at its end",
                                code="game-not-over")
-        table, why = self._advisor(game.ruleset)
-        if table is None:
-            return {**_unavailable(why), "game": game_id}
+        status = self.coach.status(game.ruleset)
+        if status.readiness is not Readiness.READY:
+            return {**_not_ready(status), "game": game_id}
         players = []
         with _rules():
             for number, name in enumerate(game.players):
-                found = analyse(table, events, number)
+                found = analyse(status.table, events, number)
                 players.append({
                     "player": number, "name": name, "final": found.final,
                     "total_loss": round(found.total_loss, 2),
@@ -319,29 +336,6 @@ class Table:
                 })
         return {"available": True, "game": game_id, "ruleset": game.ruleset.id,
                 "players": players}
-
-    def _advisor(self, ruleset: Any) -> tuple[Any, str]:
-        """The strategy table of ``ruleset`` (loaded once, kept), or None and why not."""
-        from dicetray.rules.advisor.cache import content_key
-
-        if self.advisor_dir is None:
-            return None, "the coach has no place to keep its tables on this table"
-        key = content_key(ruleset)
-        with self._advisor_lock:
-            return self._advisors.get(key) or self._load_advisor(key, ruleset)
-
-    def _load_advisor(self, key: str, ruleset: Any) -> tuple[Any, str]:
-        from dicetray.rules.advisor.cache import load_table
-
-        assert self.advisor_dir is not None
-        if key not in self._advisors:
-            try:
-                self._advisors[key] = (load_table(ruleset, self.advisor_dir), "")
-            except RulesError as error:  # the solver refuses these rules: that stays so
-                self._advisors[key] = (None, " ".join(str(error).split()))
-            except OSError as error:  # the data dir could not be written: try again next time
-                return None, f"the coach could not keep its table: {error.strerror or error}"
-        return self._advisors[key]
 
     # -- commands ----------------------------------------------------------------------------
 
@@ -377,7 +371,10 @@ class Table:
             if sim is not None:
                 sim.use(rules.dice)
             self.cycle = rested(self.cycle)
-            return self._bump()
+            told = self._bump()
+        # the coach's table is loaded or computed now, not when the first hint is asked
+        self.coach.prepare(rules)
+        return told
 
     def roll(self, version: int) -> dict[str, Any]:
         """Start the roll cycle (the same as the button). Returns at once; the cycle runs."""
@@ -745,8 +742,23 @@ def _game_state(match: Match | None) -> dict[str, Any] | None:
     return state
 
 
-def _unavailable(why: str) -> dict[str, Any]:
-    return {"available": False, "why": why}
+def _unavailable(reason: CoachReason, why: str, **more: Any) -> dict[str, Any]:
+    return {"available": False, "reason": str(reason), "why": why, **more}
+
+
+def _not_ready(status: Any) -> dict[str, Any]:
+    """The coach's answer while its table is not ready (or never will be)."""
+    readiness = status.readiness
+    if readiness is Readiness.COMPUTING:
+        percent = math.floor(100 * status.progress)
+        return _unavailable(CoachReason.COMPUTING,
+                            f"the coach is working out its strategy ({percent} %)",
+                            progress=round(status.progress, 3))
+    if readiness is Readiness.REFUSED:
+        return _unavailable(CoachReason.REFUSED, status.why,
+                            refusal=str(status.refusal or "unsolvable"))
+    reason = CoachReason.OFF if readiness is Readiness.OFF else CoachReason.FAILED
+    return _unavailable(reason, status.why)
 
 
 def _option(option: Any, dice: Sequence[int]) -> dict[str, Any]:

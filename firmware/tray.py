@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dicetray.firmware.coach import Runner, TableLoader, start_daemon
 from dicetray.firmware.config import TrayConfig, load_config
 from dicetray.firmware.rig import Rig, build_rig
 from dicetray.firmware.secret import join_code
@@ -54,6 +55,8 @@ def open_tray(
     reader: Reader | None = None,
     calibration: Any = None,
     run: Any = start_thread,
+    advisor_loader: TableLoader | None = None,
+    advisor_run: Runner = start_daemon,
 ) -> Tray:
     """Build the tray: a :class:`~dicetray.firmware.errors.TrayError` (or a vision error) if
     a part cannot be had, with everything opened so far closed again. A ``calibration``
@@ -74,7 +77,8 @@ def open_tray(
         store.tidy_frames()  # frames a crash left without their reading
         table = Table(store=store, code=code or join_code(), rig=rig, reader=reader,
                       calibration=calibration, config=config, run=run,
-                      rng=random.Random(seed), advisor_dir=folder / "advisor")
+                      rng=random.Random(seed), advisor_dir=folder / "advisor",
+                      advisor_loader=advisor_loader, advisor_run=advisor_run)
     except BaseException:
         rig.close()
         if store is not None:

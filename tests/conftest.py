@@ -36,14 +36,35 @@ def sim_calibration(tmp_path_factory: pytest.TempPathFactory) -> Callable[[int],
     return get
 
 
+@pytest.fixture(scope="session")
+def coach_tables(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Any]:
+    """A table loader (firmware.coach.TableLoader) that computes each rule set's strategy
+    table once a test session, whatever tray asks."""
+    from dicetray.rules.advisor.cache import content_key, load_table
+
+    folder = tmp_path_factory.mktemp("coach-tables")
+    made: dict[str, Any] = {}
+
+    def load(ruleset: Any, directory: Any, *, progress: Callable[[int, int], None]) -> Any:
+        key = content_key(ruleset)
+        if key not in made:
+            made[key] = load_table(ruleset, folder, progress=progress)
+        return made[key]
+
+    return load
+
+
 @pytest.fixture
-def sim_tray(tmp_path, sim_calibration) -> Iterator[Callable[..., Any]]:
-    """Open simulated trays (fast, inline cycle) in this test's folder; closed afterwards."""
+def sim_tray(tmp_path, sim_calibration, coach_tables) -> Iterator[Callable[..., Any]]:
+    """Open simulated trays (fast, inline cycle) in this test's folder; closed afterwards.
+    The coach's tables are prepared inline too, each computed once a session."""
     from dicetray.firmware.tray import open_tray
 
     opened: list[Any] = []
 
     def open_one(seed: int = 11, code: str = "TESTCODE", folder: Any = None, **options: Any):
+        options.setdefault("advisor_run", inline)
+        options.setdefault("advisor_loader", coach_tables)
         tray = open_tray(folder or tmp_path, simulate=True, fast=True, seed=seed, code=code,
                          run=options.pop("run", inline), calibration=sim_calibration(seed),
                          **options)

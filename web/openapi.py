@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dicetray.firmware.service import Trouble
+from dicetray.firmware.service import CoachReason, Trouble
 
 __all__ = ["document"]
 
@@ -101,10 +101,18 @@ def document() -> dict[str, Any]:
                             "schema": {"type": "integer", "minimum": 0},
                             "description": "only if it is this player's turn"}],
             "responses": {"200": {"description": "the options best first, or available "
-                                  "false with why", "content": {"application/json": {
+                                  "false with a reason (computing: with its progress) and "
+                                  "why", "content": {"application/json": {
                                       "schema": {"type": "object", "required": ["available"],
-                                                 "properties": {"available": {
-                                                     "type": "boolean"}}}}}},
+                                                 "properties": {
+                                                     "available": {"type": "boolean"},
+                                                     "reason": {"type": "string", "enum": [
+                                                         str(r) for r in CoachReason]},
+                                                     "progress": {"type": "number",
+                                                                  "minimum": 0,
+                                                                  "maximum": 1},
+                                                     "refusal": {"type": "string"},
+                                                     "why": {"type": "string"}}}}}},
                           **_errors(400)},
         }},
         "/api/analysis": {"get": {

@@ -3,6 +3,7 @@
     dicetray advise yahtzee --expected        # mean final score of optimal play
     dicetray advise yahtzee --max             # the most the rules allow (dice as wished)
     dicetray advise yahtzee --guaranteed      # what a cautious player is sure to score
+    dicetray advise yahtzee --distribution    # optimal play's final scores, exactly
     dicetray advise yahtzee --sheet "sixes=24,yahtzee=50" --dice 6,6,2,3,1 --rolls-left 2
 
 The figure asked for is the last thing printed. The strategy table is computed once per
@@ -119,6 +120,12 @@ def _table(rule_set: RuleSet, op: str) -> Any:
 @click.option(
     "--guaranteed", "mode", flag_value="guaranteed", help="The score cautious play is sure of."
 )
+@click.option(
+    "--distribution",
+    "mode",
+    flag_value="distribution",
+    help="The exact distribution of optimal play's final score (the median last).",
+)
 @click.option("--sheet", default=None, help='Boxes filled so far: "sixes=24,yahtzee=50".')
 @click.option("--dice", default=None, help="The dice on the table: 6,6,2,3,1.")
 @click.option("--rolls-left", type=int, default=None, help="Rolls still allowed this turn.")
@@ -164,13 +171,38 @@ def advise(
         elif mode == "guaranteed":
             figure = _table(rule_set, "min").expected
             click.echo(f"score guaranteed whatever the dice do in {rule_set.id}: {_figure(figure)}")
+        elif mode == "distribution":
+            _distribution(rule_set)
         elif dice is None or rolls_left is None:
             raise click.ClickException(
-                "say what to work out: --expected, --max, --guaranteed, "
+                "say what to work out: --expected, --max, --guaranteed, --distribution, "
                 "or --dice and --rolls-left (with --sheet) for a situation"
             )
         else:
             _situation(rule_set, sheet or "", dice, rolls_left, locked, top)
+
+
+#: The percentiles ``--distribution`` prints (the median comes last, on its own).
+PERCENTILES = (1, 5, 10, 25, 75, 90, 95, 99)
+
+
+def _distribution(rule_set: RuleSet) -> None:
+    from dicetray.rules.advisor.distribution import score_distribution
+
+    table = _table(rule_set, "mean")
+    bar = _Bar(f"Following optimal play in {rule_set.id}")
+    try:
+        found = score_distribution(table, progress=bar)
+    finally:
+        bar.close()
+    mode = found.mode
+    click.echo(f"final score of optimal play in {rule_set.id} (exact distribution):")
+    click.echo(f"  mean                {found.mean:.4f}")
+    click.echo(f"  standard deviation  {found.sd:.4f}")
+    click.echo(f"  mode                {mode} ({100 * found.probabilities[mode]:.4f} % of games)")
+    for q in PERCENTILES:
+        click.echo(f"  percentile {q:>2}       {found.percentile(q)}")
+    click.echo(f"median: {found.median}")
 
 
 def _situation(

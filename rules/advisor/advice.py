@@ -30,6 +30,7 @@ from dicetray.rules.ruleset import RuleSet
 from dicetray.rules.sheet import Sheet
 
 __all__ = [
+    "TIE",
     "Advice",
     "Option",
     "OptionKind",
@@ -40,6 +41,13 @@ __all__ = [
     "expected_final",
     "plan_for",
 ]
+
+
+#: Options whose expected final scores differ by less than this are equally good. Two
+#: mathematically equal options (keep 1 1 or keep 6 for a last three-of-a-kind: both 170/36)
+#: come out of different floating-point sums a few ulps apart (about 1e-15), and that noise
+#: must not choose between them; real differences between options are many orders larger.
+TIE = 1e-9
 
 
 class OptionKind(StrEnum):
@@ -206,15 +214,17 @@ def advise(
     j = rs.rolls - rolls_left - 1
     lat = model.lat
     roll = lat.hand(values) - lat.rolls.start
-    options: list[Option] = []
+    # (expected points still to come, option): options are ranked by what is still to come,
+    # so the same state gets the same advice whatever the points so far
+    ranked: list[tuple[float, Option]] = []
     for b, box in enumerate(model.boxes):
         found = model.entry(mask, flag, b, roll, j)
         if found is None:
             continue
         points, gain, nflag = found
-        future = table.value(mask | 1 << b, upper + gain, nflag)
-        options.append(
-            Option(OptionKind.SCORE, situation.total + points + future, box=box, points=points)
+        to_come = points + table.value(mask | 1 << b, upper + gain, nflag)
+        ranked.append(
+            (to_come, Option(OptionKind.SCORE, situation.total + to_come, box=box, points=points))
         )
     if rolls_left:
         plan = plan or plan_turn(table, mask, upper, flag)
@@ -225,9 +235,21 @@ def advise(
                 continue
             if rs.hold == "locked" and held - Counter(kept):
                 continue
-            options.append(Option(OptionKind.KEEP, situation.total + float(keeps[hand]), dice=kept))
-    options.sort(key=lambda o: (-o.expected, o.kind is OptionKind.KEEP, o.box or "", o.dice))
-    return Advice(tuple(options), rolls_left, values)
+            to_come = float(keeps[hand])
+            ranked.append((to_come, Option(OptionKind.KEEP, situation.total + to_come, dice=kept)))
+    return Advice(tuple(o for _, o in _in_order(ranked)), rolls_left, values)
+
+
+def _in_order(ranked: list[tuple[float, Option]]) -> list[tuple[float, Option]]:
+    """Best first. Options within :data:`TIE` of the best are equally good: scoring comes
+    first (boxes by id), then keeping, the higher dice first (the rule under which the
+    published spread of optimal Yahtzee scores comes out; docs/benchmarks.md, Advisor)."""
+    if not ranked:
+        return ranked
+    top = max(r[0] for r in ranked)
+    ranked = sorted(ranked, key=lambda r: r[1].dice, reverse=True)
+    return sorted(ranked, key=lambda r: (
+        -(top if r[0] >= top - TIE else r[0]), r[1].kind is OptionKind.KEEP, r[1].box or ""))
 
 
 def advise_game(table: StrategyTable, game: Game) -> Advice:

@@ -9,9 +9,30 @@ True
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from dicetray.rules.errors import RulesError
 
-__all__ = ["AdvisorError", "Unsolvable"]
+__all__ = ["AdvisorError", "Refusal", "Unsolvable"]
+
+
+class Refusal(StrEnum):
+    """Which rule made the advisor refuse (the pages translate these)."""
+
+    COLUMNS = "columns"
+    ORDER = "order"
+    DECLARATION = "declaration"
+    SAVE_ROLLS = "save-rolls"
+    SHARP = "sharp"
+    SCRATCH = "scratch"
+    EXTRA_TURNS = "extra-turns"
+    DICE = "dice"
+    COMPUTED = "computed"
+    BOX_PARAMS = "box-params"
+    BOXES = "boxes"
+    JOKER_UPPER = "joker-upper"
+    HOLDS = "holds"
+    UNSOLVABLE = "unsolvable"
 
 
 class AdvisorError(RulesError):
@@ -19,4 +40,15 @@ class AdvisorError(RulesError):
 
 
 class Unsolvable(AdvisorError):
-    """A rule set (or a question) the solver does not model exactly; says why."""
+    """A rule set (or a question) the solver does not model exactly; says why.
+
+    ``code`` names the rule refused (for a translated message); ``unsolvable`` when no
+    single rule is to blame.
+
+    >>> Unsolvable("mickey declares the box", code=Refusal.DECLARATION).code
+    <Refusal.DECLARATION: 'declaration'>
+    """
+
+    def __init__(self, message: str, *, code: Refusal = Refusal.UNSOLVABLE) -> None:
+        super().__init__(message)
+        self.code = code

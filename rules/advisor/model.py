@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicetray.rules.advisor.errors import Unsolvable
+from dicetray.rules.advisor.errors import Refusal, Unsolvable
 from dicetray.rules.advisor.lattice import Lattice, lattice
 from dicetray.rules.advisor.turn import Workspace
 from dicetray.rules.kinds import get_kind
@@ -47,41 +47,46 @@ NEG = -np.inf
 
 def check_solvable(ruleset: RuleSet, max_dice: int = 5) -> None:
     """Raise :class:`Unsolvable` naming the first rule the solver does not model exactly."""
-    why = _refusal(ruleset, max_dice)
-    if why:
+    found = _refusal(ruleset, max_dice)
+    if found:
+        code, why = found
         raise Unsolvable(
-            f"{ruleset.reference} {why}; the advisor solves only games it models exactly"
+            f"{ruleset.reference} {why}; the advisor solves only games it models exactly",
+            code=code,
         )
 
 
-def _refusal(rs: RuleSet, max_dice: int) -> str | None:
+def _refusal(rs: RuleSet, max_dice: int) -> tuple[Refusal, str] | None:
+    """(a one-word code, the reason) of the first rule the solver does not model."""
     if len(rs.columns) > 1:
-        return f"plays {len(rs.columns)} columns at once"
+        return Refusal.COLUMNS, f"plays {len(rs.columns)} columns at once"
     if rs.columns[0].order != "free":
-        return f"fills boxes in a fixed order ({rs.columns[0].order})"
+        return Refusal.ORDER, f"fills boxes in a fixed order ({rs.columns[0].order})"
     if rs.declaration != "none":
-        return "declares the box after the first roll"
+        return Refusal.DECLARATION, "declares the box after the first roll"
     if rs.save_rolls:
-        return "carries unused rolls over to later turns"
+        return Refusal.SAVE_ROLLS, "carries unused rolls over to later turns"
     if rs.strict is not None:
-        return "fills boxes top to bottom (strict)"
+        return Refusal.ORDER, "fills boxes top to bottom (strict)"
     if rs.sharp is not None:
-        return "doubles scores by how many dice were thrown (sharp throws)"
+        return Refusal.SHARP, "doubles scores by how many dice were thrown (sharp throws)"
     if rs.scratch != "any":
-        return "limits scratching (Swiss rule)"
+        return Refusal.SCRATCH, "limits scratching (Swiss rule)"
     if rs.extra.mode not in JOKER_MODES:
-        return f"gives extra turns for a further five-of-a-kind ({rs.extra.mode})"
+        mode = rs.extra.mode
+        return Refusal.EXTRA_TURNS, f"gives extra turns for a further five-of-a-kind ({mode})"
     if rs.dice > max_dice:
-        return f"plays {rs.dice} dice; the advisor plays 2 to {max_dice}"
+        return Refusal.DICE, f"plays {rs.dice} dice; the advisor plays 2 to {max_dice}"
     if rs.dice < 2:
-        return "plays a single die; the advisor plays 2 to 5"
+        return Refusal.DICE, "plays a single die; the advisor plays 2 to 5"
     for box in rs.boxes:
         if box.section == "computed":
-            return f"has a computed line ({box.id})"
+            return Refusal.COMPUTED, f"has a computed line ({box.id})"
         if get_kind(box.kind).box_params:
-            return f"scores {box.id} by which other boxes are filled"
+            return Refusal.BOX_PARAMS, f"scores {box.id} by which other boxes are filled"
     if len(rs.scored_ids) > MAX_BOXES:
-        return f"has {len(rs.scored_ids)} boxes; the exact table stops at {MAX_BOXES}"
+        count = len(rs.scored_ids)
+        return Refusal.BOXES, f"has {count} boxes; the exact table stops at {MAX_BOXES}"
     return None
 
 
@@ -322,7 +327,8 @@ def _build(rs: RuleSet) -> Model:
             if len(matching) > 1:
                 raise Unsolvable(
                     f"{rs.reference} has {len(matching)} upper boxes for five {f + 1}s; "
-                    "the joker rules need at most one"
+                    "the joker rules need at most one",
+                    code=Refusal.JOKER_UPPER,
                 )
             match_bit[f] = 1 << matching[0] if matching else 0
         _read_jokers(rs, boxes, five, match_bit, lower_mask, context, legal, total, gain)

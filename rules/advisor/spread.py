@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicetray.rules.advisor.errors import Unsolvable
+from dicetray.rules.advisor.errors import Refusal, Unsolvable
 from dicetray.rules.advisor.lattice import Lattice
 from dicetray.rules.advisor.model import NEG, Model
 from dicetray.rules.advisor.table import CHUNK, Progress, StrategyTable, layer_columns, spread_layer
@@ -39,7 +39,10 @@ def score_spread(table: StrategyTable, progress: Progress | None = None) -> Spre
     model = table.model
     rs = model.ruleset
     if rs.hold == "locked":
-        raise Unsolvable(f"{rs.reference}: the spread is worked out for free or no holds only")
+        raise Unsolvable(
+            f"{rs.reference}: the spread is worked out for free or no holds only",
+            code=Refusal.HOLDS,
+        )
     values = table.values
     second = np.full(values.shape, np.nan)
     second[model.full] = model.end_value(np.arange(model.uppers))[:, None] ** 2

@@ -199,7 +199,7 @@ def test_the_coach_ranks_the_options_after_a_roll_of_a_yahtzee_game(app):
         else:
             assert option["box"] and option["points"] is not None
     assert phone.get("/api/advice?player=1").get_json() == {
-        "available": False, "why": "not this player's turn"}
+        "available": False, "reason": "not-this-player", "why": "not this player's turn"}
     assert phone.get("/api/advice?player=x").status_code == 400
 
 
@@ -210,6 +210,7 @@ def test_the_coach_says_why_it_cannot_help_with_mickey(app):
     phone.post("/api/roll", json={"version": version(phone)})
     advice = phone.get("/api/advice").get_json()
     assert advice["available"] is False and advice["why"]
+    assert (advice["reason"], advice["refusal"]) == ("refused", "declaration")
 
 
 def test_the_analysis_of_a_finished_game_lists_each_player(app, tray):

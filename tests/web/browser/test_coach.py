@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
-from helpers import PHONE, join, ready, roll, start_game, version
+from helpers import CODE, PHONE, join, ready, roll, start_game, version
 from playwright.sync_api import expect
+from waitress import create_server
+
+from dicetray.firmware.table import start_thread
+from dicetray.web.app import create_app
 
 
 def test_hints_switched_on_show_the_dice_to_keep_or_the_box_to_score(served, phone, tmp_path):
@@ -63,3 +68,27 @@ def test_a_finished_game_shows_its_analysis_here_and_from_the_history(served, ph
     ready(page)
     page.locator("a.analysis-link").first.click()
     expect(page.locator("#analysis .analysis-player h3")).to_contain_text("Ann")
+
+
+def test_while_the_coach_computes_the_phone_says_so_then_shows_the_hint(sim_tray, phone):
+    """The table is prepared in the background (here: when the test says); meanwhile the
+    hint says the coach is computing, in the phone's language, and comes by itself later."""
+    jobs: list = []
+    tray = sim_tray(seed=21, code=CODE, run=start_thread, advisor_run=jobs.append)
+    server = create_server(create_app(tray.table, secret_key=b"coach-test" * 4),
+                           host="127.0.0.1", port=0, threads=8)
+    threading.Thread(target=server.run, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.effective_port}"
+        page = phone(locale="de-DE", viewport=PHONE)
+        join(page, url, "Ann")
+        start_game(page, url, "general", ["Ann"])
+        page.locator("#sheet th.player .hint-toggle").first.click()
+        roll(page)
+        expect(page.locator("#coach .coach-computing")).to_have_text(
+            "Der Coach berechnet gerade seine Strategie für diese Regeln: 0 %")
+        assert len(jobs) == 1
+        jobs.pop()()
+        expect(page.locator("#coach .coach-options li").first).to_be_visible()
+    finally:
+        server.close()

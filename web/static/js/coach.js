@@ -31,21 +31,48 @@ export function setHints(name, on) {
   }
 }
 
-let asked = null; // {version, promise}
+let asked = null; // {version, promise, answer}
 
-// the advice for a state's version, asked once however often the page redraws
-export function adviceFor(version) {
+// while the coach computes its table, ask again this often (ms) to show its progress
+const RETRY_MS = 1000;
+
+// the advice for a state's version, asked once however often the page redraws; while the
+// coach is computing, asked again until it is ready (``changed`` is told each new answer)
+export function adviceFor(version, changed = () => {}) {
   if (!asked || asked.version !== version) {
-    asked = { version, promise: get("/api/advice").catch(() => null), answer: undefined };
-    asked.promise.then((answer) => {
-      if (asked && asked.version === version) asked.answer = answer;
+    const mine = { version, answer: undefined };
+    const ask = () => get("/api/advice").catch(() => null).then((answer) => {
+      if (asked !== mine) return answer;
+      mine.answer = answer;
+      if (answer && answer.reason === "computing") {
+        setTimeout(() => {
+          if (asked === mine) ask().then(() => asked === mine && changed());
+        }, RETRY_MS);
+      }
+      return answer;
     });
+    mine.promise = ask();
+    asked = mine;
   }
   return asked;
 }
 
+// why the coach gives no hint, in the page's language (the server's English as a fallback)
+export function reasonText(answer) {
+  if (answer.reason === "computing") {
+    return t("coach.computing", { percent: Math.floor(100 * (answer.progress || 0)) });
+  }
+  let key = `coach.reason.${answer.reason}`;
+  if (answer.reason === "refused") key = `coach.refused.${answer.refusal}`;
+  const text = t(key);
+  return t("coach.unavailable", { why: text === key ? answer.why : text });
+}
+
 export function coachPanel(advice, boxName) {
-  if (!advice.available) return [h("p", { class: "hint" }, t("coach.unavailable", { why: advice.why }))];
+  if (!advice.available) {
+    const computing = advice.reason === "computing";
+    return [h("p", { class: computing ? "hint coach-computing" : "hint" }, reasonText(advice))];
+  }
   const best = advice.options[0].expected;
   const rows = advice.options.map((option, i) =>
     h("li", { class: i === 0 ? "best" : "" },
@@ -68,7 +95,7 @@ export function analysisOf(game) {
 export function analysisPanel(analysis, boxName) {
   const parts = [h("h2", {}, t("analysis.title"))];
   if (!analysis.available) {
-    parts.push(h("p", { class: "hint" }, t("coach.unavailable", { why: analysis.why })));
+    parts.push(h("p", { class: "hint" }, reasonText(analysis)));
     return parts;
   }
   for (const player of analysis.players) {

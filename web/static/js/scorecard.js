@@ -164,7 +164,7 @@ function renderCoach(match) {
     panel.hidden = true;
     return;
   }
-  const asked = adviceFor(state.version);
+  const asked = adviceFor(state.version, () => state && state.version === asked.version && render());
   if (asked.answer === undefined) {
     asked.promise.then(() => state && state.version === asked.version && render());
     return;
@@ -231,7 +231,7 @@ function renderAnalysis(match) {
     analysed = { key, answer: undefined };
     const mine = analysed;
     analysisOf(wanted === "current" ? null : Number(wanted))
-      .catch((error) => ({ available: false, why: error.message }))
+      .catch((error) => ({ available: false, reason: "error", why: error.message }))
       .then((answer) => {
         mine.answer = answer;
         if (analysed === mine && state) render();
