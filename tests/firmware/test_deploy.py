@@ -175,3 +175,18 @@ class TestUnit:
     def test_starts_at_boot_after_the_network(self, unit) -> None:
         assert unit["Install"]["WantedBy"] == "multi-user.target"
         assert "network-online.target" in unit["Unit"]["After"]
+
+
+def test_every_package_of_the_tree_is_installed() -> None:
+    """A package left out of pyproject's list works in the editable install the tests use
+    but is missing from the Pi's (the coach's solver was, once)."""
+    import tomllib
+
+    setup = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    roots = {folder: package for package, folder in setup["package-dir"].items()}
+    found = set()
+    for folder, package in roots.items():
+        for init in (REPO / folder).rglob("__init__.py"):
+            parts = init.parent.relative_to(REPO / folder).parts
+            found.add(".".join((package, *parts)))
+    assert found == set(setup["packages"])
