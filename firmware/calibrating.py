@@ -275,6 +275,7 @@ class Calibrating:
         else:
             try:
                 made.save(self.path)
+                made = Calibration.load(self.path)  # as the next start will: it reads back
             except CalibrationError as exc:
                 raise NotReady(" ".join(str(exc).split())) from None
             self.calibration, self.problem = made, ""

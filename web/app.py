@@ -25,9 +25,10 @@ from flask import Flask
 
 from dicetray.firmware.service import TableService
 from dicetray.web.api import api, register_errors
+from dicetray.web.camera import CameraStreams
 from dicetray.web.pages import pages_blueprint
 
-__all__ = ["WebSettings", "create_app"]
+__all__ = ["WebSettings", "create_app", "stop_streams"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,11 @@ class WebSettings:
     #: Seconds between heartbeats on the live stream: short enough that a phone notices a
     #: dead connection within a minute, long enough to cost nothing on the Pi.
     heartbeat_s: float = 15.0
+    #: Live camera views open at once: each holds one of the server's 32 threads, and the
+    #: phones' live streams need most of them (a builder calibrates with one or two phones).
+    camera_streams: int = 4
+    #: Seconds between the live view's frames: the tray makes two a second at most.
+    camera_interval_s: float = 0.5
 
 
 def create_app(table: TableService, *, secret_key: bytes,
@@ -65,7 +71,14 @@ def create_app(table: TableService, *, secret_key: bytes,
     app.extensions["table"] = table
     app.extensions["web_settings"] = settings
     app.extensions["told"] = {}  # the live stream's text of the newest state
+    app.extensions["camera_streams"] = CameraStreams(limit=settings.camera_streams,
+                                                     interval_s=settings.camera_interval_s)
     app.register_blueprint(api)
     app.register_blueprint(pages_blueprint())
     register_errors(app)
     return app
+
+
+def stop_streams(app: Flask) -> None:
+    """End the app's live camera views (the server is stopping: none may hold it up)."""
+    app.extensions["camera_streams"].stop()

@@ -48,7 +48,7 @@ def run(ctx: click.Context, simulate: bool, fast: bool, host: str, port: int,
     from dicetray.firmware.shutdown import stop_on_signals
     from dicetray.firmware.tray import open_tray
     from dicetray.vision.errors import VisionError
-    from dicetray.web.app import create_app
+    from dicetray.web.app import create_app, stop_streams
 
     if fast and not simulate:
         raise click.UsageError("--fast only makes sense with --simulate")
@@ -61,10 +61,14 @@ def run(ctx: click.Context, simulate: bool, fast: bool, host: str, port: int,
     except (TrayError, VisionError) as exc:
         raise click.ClickException(" ".join(str(exc).split())) from None
     servers: list[Any] = []
+    apps: list[Any] = []
     try:
-        # the stops first: a SIGTERM while starting up also stops the motor and ends cleanly
-        with stop_on_signals(tray.rig.cup.stop, lambda: [s.close() for s in servers]):
+        # the stops first: a SIGTERM while starting up also stops the motor and ends cleanly;
+        # the live camera views end before the server waits for its threads
+        with stop_on_signals(tray.rig.cup.stop, lambda: [stop_streams(a) for a in apps],
+                             lambda: [s.close() for s in servers]):
             app = create_app(tray.table, secret_key=secret_key(folder))
+            apps.append(app)
             try:
                 servers.append(create_server(app, host=host, port=port, threads=THREADS,
                                              connection_limit=CONNECTIONS, channel_timeout=60,
