@@ -95,7 +95,8 @@ class CalibratingSettings:
 
 @dataclass(frozen=True)
 class Draft:
-    """The calibration the phones are making: zones, camera settings, the empty tray."""
+    """The calibration the phones are making: zones, camera settings, and whether the empty
+    tray has been captured for it (else a save takes the calibration's own)."""
 
     tray: Polygon
     ledge: Polygon | None
@@ -136,7 +137,12 @@ class Calibrating:
         try:
             return cls(path, calibration=Calibration.load(path), **options)
         except CalibrationError as exc:
-            return cls(path, problem=" ".join(str(exc).split()), **options)
+            why = " ".join(str(exc).split())
+            # the phones are told the file's name, not where the tray keeps its files
+            shown = str(path)
+            if why.startswith(shown):
+                why = path.name + why[len(shown):]
+            return cls(path, problem=why, **options)
 
     @property
     def standing(self) -> Standing:
@@ -147,8 +153,7 @@ class Calibrating:
     def _fresh_draft(self) -> Draft:
         cal = self.calibration
         if cal is not None:
-            return Draft(cal.tray, cal.ledge, cal.camera,
-                         empty=cal.background_pixels is not None)
+            return Draft(cal.tray, cal.ledge, cal.camera)
         width, height = self.image_size
         # a first guess a builder drags into place: the tray in the middle, the ledge below
         tray = _box(width, height, 0.12, 0.08, 0.88, 0.72)
@@ -279,7 +284,6 @@ class Calibrating:
             except CalibrationError as exc:
                 raise NotReady(" ".join(str(exc).split())) from None
             self.calibration, self.problem = made, ""
-            self.draft = replace(self.draft, empty=True)
             lines.append(f"calibration written to {self.path.name}")
         self.report, self.saved = tuple(lines), not kept
         self._live = None
@@ -318,11 +322,14 @@ class Calibrating:
 
 TRAY_COLOUR = (80, 200, 80)
 LEDGE_COLOUR = (0, 165, 255)
+SURE_COLOUR = (80, 220, 80)
+UNSURE_COLOUR = (40, 140, 255)
 
 
 def overlay(frame: np.ndarray, reading: Any = None, draft: Draft | None = None) -> np.ndarray:
     """A copy of ``frame`` with the draft's tray (green) and ledge (orange) outlined and each
-    die of ``reading`` boxed with its value.
+    die of ``reading`` boxed with its value, large enough to read on a phone (orange boxes:
+    the reading is unsure).
 
     >>> frame = np.zeros((100, 100, 3), np.uint8)
     >>> draft = Draft(((10, 10), (90, 10), (90, 60)), None, CameraSettings())
@@ -339,10 +346,23 @@ def overlay(frame: np.ndarray, reading: Any = None, draft: Draft | None = None) 
             if polygon:
                 points = np.rint(np.array(polygon)).astype(np.int32)
                 cv2.polylines(out, [points], True, colour, thick, cv2.LINE_AA)
-    if reading is not None:
-        from dicetray.vision.annotate import annotate
-
-        out = annotate(out, reading)
+    if reading is None:
+        return out
+    colour = SURE_COLOUR if getattr(reading, "ok", False) else UNSURE_COLOUR
+    for die in reading.dice:
+        box = cv2.boxPoints(((die.x, die.y), (die.size, die.size), die.angle))
+        cv2.polylines(out, [np.rint(box).astype(np.int32)], True, colour, thick + 1, cv2.LINE_AA)
+        label = str(die.value)
+        scale = max(0.6, die.size / 40)
+        weight = max(2, round(scale * 2.5))
+        (w, h), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_DUPLEX, scale, weight)
+        x = round(min(max(2.0, die.x - w / 2), out.shape[1] - w - 2))
+        y = round(die.y - die.size * 0.75)
+        y = y if y - h >= 2 else round(die.y + die.size * 0.75 + h)
+        cv2.putText(out, label, (x, y), cv2.FONT_HERSHEY_DUPLEX, scale, (0, 0, 0), weight + 4,
+                    cv2.LINE_AA)
+        cv2.putText(out, label, (x, y), cv2.FONT_HERSHEY_DUPLEX, scale, colour, weight,
+                    cv2.LINE_AA)
     return out
 
 

@@ -508,6 +508,7 @@ class Table:
                     "camera_problem": (getattr(self.rig, "camera_problem", None)
                                        or ("" if camera is not None else "no camera")
                                        or self._camera_note),
+                    "has_camera": camera is not None,
                     "can_focus": bool(getattr(camera, "can_focus", False)),
                     "dice": self._dice_count(),
                     "busy": self.cycle.busy or bool(self._camera_work)}
@@ -627,13 +628,17 @@ class Table:
             raise Busy(f"the camera is busy {self._camera_work}: roll once it is done")
 
     def _capture(self) -> Any:
+        from dicetray.vision.errors import CameraError
+
+        if getattr(self.rig, "closed", False):
+            raise NotReady("the tray is stopping")
         try:
             return self.rig.capture()
-        except Exception as exc:
-            from dicetray.vision.errors import CameraError
-
-            if isinstance(exc, CameraError):
-                raise NotReady(f"the camera failed: {' '.join(str(exc).split())}") from None
+        except CameraError as exc:
+            raise NotReady(f"the camera failed: {' '.join(str(exc).split())}") from None
+        except Exception:
+            if getattr(self.rig, "closed", False):  # closed while the frame was taken
+                raise NotReady("the tray is stopping") from None
             raise
 
     def _set_camera(self, settings: Any, *, at_start: bool = False) -> None:

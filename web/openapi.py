@@ -60,6 +60,7 @@ _CALIBRATION = {
                    "description": "the last save's report, as dicetray calibrate prints it"},
         "saved": {"type": "boolean", "nullable": True},
         "camera_problem": {"type": "string"},
+        "has_camera": {"type": "boolean"},
         "can_focus": {"type": "boolean"},
         "dice": {"type": "integer"},
         "busy": {"type": "boolean"},

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from waitress import create_server
 
 from dicetray.firmware.table import start_thread
-from dicetray.web.app import create_app
+from dicetray.web.app import create_app, stop_streams
 
 pytestmark = pytest.mark.slow
 
@@ -40,6 +40,7 @@ def served(sim_tray) -> Iterator[Served]:
     try:
         yield Served(f"http://127.0.0.1:{server.effective_port}", tray)
     finally:
+        stop_streams(app)  # the live camera views end first: the server waits for none
         server.close()
 
 
