@@ -4,7 +4,12 @@ commands need a joined phone, the current version and a tray at rest."""
 
 from __future__ import annotations
 
+import socket
+import threading
+import time
+
 import pytest
+from waitress import create_server
 
 from dicetray.web.app import WebSettings, create_app, stop_streams
 
@@ -172,3 +177,57 @@ def test_a_roll_in_progress_keeps_the_camera(sim_tray, tmp_path):
     while jobs:
         jobs.pop(0)()
     assert phone.get("/api/camera.jpg").status_code == 200
+
+
+@pytest.fixture
+def served(tray):
+    """The app behind waitress, as `dicetray run` serves it, with room for one live view."""
+    app = create_app(tray.table, secret_key=b"s" * 32,
+                     settings=WebSettings(camera_streams=1, camera_interval_s=0.2))
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield app, server, thread
+    stop_streams(app)
+    server.close()
+
+
+def _open_stream(port):
+    """A raw connection reading the live view: the socket and its status line."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sock.sendall(b"GET /api/camera.mjpg HTTP/1.1\r\nHost: tray\r\n\r\n")
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(4096)
+    return sock, head.split(b"\r\n", 1)[0]
+
+
+def test_a_phone_that_goes_gives_its_live_view_back(served):
+    _, server, _ = served
+    port = server.effective_port
+    sock, status = _open_stream(port)
+    assert b"200" in status
+    assert b"--frame" in sock.recv(65536)
+    _, refused = _open_stream(port)  # the one slot is taken
+    assert b"503" in refused
+    sock.close()  # the phone goes: the server's next write fails and the slot comes back
+    for _ in range(300):
+        again, status = _open_stream(port)
+        again.close()
+        if b"200" in status:
+            break
+        time.sleep(0.1)
+    assert b"200" in status
+
+
+def test_a_stopping_server_ends_the_live_view(served):
+    app, server, thread = served
+    sock, status = _open_stream(server.effective_port)
+    assert b"200" in status
+    stop_streams(app)
+    server.close()
+    thread.join(30)
+    assert not thread.is_alive()
+    while sock.recv(65536):  # the stream ends: the server closes the connection
+        pass
+    sock.close()
