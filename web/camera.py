@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 
 from dicetray.firmware.service import Busy, TableError
@@ -31,10 +32,13 @@ BOUNDARY = "frame"
 
 
 class CameraStreams:
-    """At most ``limit`` live streams at once, each sending a frame every ``interval_s``."""
+    """At most ``limit`` live streams at once, each sending a frame every ``interval_s``
+    (the time a frame takes to make counts towards it)."""
 
-    def __init__(self, *, limit: int, interval_s: float) -> None:
+    def __init__(self, *, limit: int, interval_s: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.interval_s = interval_s
+        self.clock = clock
         self._limit = limit
         self._open = 0
         self._lock = threading.Lock()
@@ -55,6 +59,11 @@ class CameraStreams:
         """True while every slot is taken."""
         return self._open >= self._limit
 
+    @property
+    def open_count(self) -> int:
+        """How many streams are open now."""
+        return self._open
+
     def stop(self) -> None:
         """End every stream (the server is stopping) and open no more."""
         self._stopped.set()
@@ -63,9 +72,10 @@ class CameraStreams:
     def stopped(self) -> bool:
         return self._stopped.is_set()
 
-    def pause(self) -> bool:
-        """Wait one frame interval; True when the streams were stopped meanwhile."""
-        return self._stopped.wait(self.interval_s)
+    def pause(self, since: float) -> bool:
+        """Wait until one frame interval has passed ``since`` (a time of :attr:`clock`);
+        True when the streams were stopped meanwhile."""
+        return self._stopped.wait(max(0.0, since + self.interval_s - self.clock()))
 
     def give_back(self) -> None:
         """A stream ended: its slot is free."""
@@ -83,6 +93,7 @@ class _Parts:
         self._next = first
         self._streams = streams
         self._first = True
+        self._sent = 0.0
         self._closed = False
         self._lock = threading.Lock()
 
@@ -92,9 +103,10 @@ class _Parts:
     def __next__(self) -> bytes:
         streams = self._streams
         while not self._closed:
-            if not self._first and streams.pause():
+            if not self._first and streams.pause(self._sent):
                 break
             self._first = False
+            self._sent = streams.clock()
             if streams.stopped:
                 break
             jpeg, self._next = self._next, None

@@ -189,6 +189,10 @@ def served(tray):
     thread.start()
     yield app, server, thread
     stop_streams(app)
+    for _ in range(100):  # the streams end within a frame's time; then the server closes
+        if not app.extensions["camera_streams"].open_count:
+            break
+        time.sleep(0.1)
     server.close()
 
 
@@ -197,9 +201,11 @@ def _open_stream(port):
     sock = socket.create_connection(("127.0.0.1", port), timeout=30)
     sock.sendall(b"GET /api/camera.mjpg HTTP/1.1\r\nHost: tray\r\n\r\n")
     head = b""
-    while b"\r\n\r\n" not in head:
-        head += sock.recv(4096)
-    return sock, head.split(b"\r\n", 1)[0]
+    while b"\r\n" not in head:
+        byte = sock.recv(1)
+        assert byte, "the server closed the connection"
+        head += byte
+    return sock, head.strip()
 
 
 def test_a_phone_that_goes_gives_its_live_view_back(served):
@@ -207,7 +213,11 @@ def test_a_phone_that_goes_gives_its_live_view_back(served):
     port = server.effective_port
     sock, status = _open_stream(port)
     assert b"200" in status
-    assert b"--frame" in sock.recv(65536)
+    received = b""
+    while b"Content-Type: image/jpeg" not in received:  # the first frame comes
+        chunk = sock.recv(65536)
+        assert chunk
+        received += chunk
     _, refused = _open_stream(port)  # the one slot is taken
     assert b"503" in refused
     sock.close()  # the phone goes: the server's next write fails and the slot comes back
@@ -224,10 +234,14 @@ def test_a_stopping_server_ends_the_live_view(served):
     app, server, thread = served
     sock, status = _open_stream(server.effective_port)
     assert b"200" in status
-    stop_streams(app)
+    stop_streams(app)  # as `dicetray run` does on Ctrl-C or SIGTERM, before closing the server
+    received = b""
+    while not received.endswith(b"\r\n0\r\n\r\n"):  # the stream's last, empty chunk
+        chunk = sock.recv(65536)
+        assert chunk, "the connection closed before the stream ended"
+        received += chunk
+    sock.close()
+    assert app.extensions["camera_streams"].open_count == 0
     server.close()
     thread.join(30)
     assert not thread.is_alive()
-    while sock.recv(65536):  # the stream ends: the server closes the connection
-        pass
-    sock.close()
