@@ -21,6 +21,16 @@ def _draft(page: Page) -> dict:
     return page.evaluate("fetch('/api/calibration').then(r => r.json())")
 
 
+def _newer(page: Page, version: int) -> dict:
+    """Until the tray's calibration is newer than ``version``: the newer one."""
+    for _ in range(300):
+        found = _draft(page)
+        if found["version"] > version:
+            return found
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the calibration stayed at version {version}")
+
+
 def _settled(page: Page) -> None:
     """Until no command is on its way."""
     expect(page.locator("#cal-progress")).to_have_text("")
@@ -56,9 +66,7 @@ def test_a_phone_drags_a_corner_captures_the_empty_tray_and_saves(served, phone,
     page.mouse.move(x + 12, y + 9, steps=4)
     page.mouse.move(x + 24, y + 18, steps=4)
     page.mouse.up()
-    page.wait_for_function(
-        "v => fetch('/api/calibration').then(r => r.json()).then(c => c.version > v)",
-        arg=before["version"])
+    _newer(page, before["version"])
     _settled(page)
     after = _draft(page)
     scale = before["image_size"][0] / page.locator("#cal-view").bounding_box()["width"]
@@ -81,6 +89,30 @@ def test_a_phone_drags_a_corner_captures_the_empty_tray_and_saves(served, phone,
     saved = _draft(page)["calibration"]
     assert saved["tray"][0] == after["draft"]["tray"][0]
     assert served.tray.table.calibration.tray[0] == tuple(after["draft"]["tray"][0])
+
+
+def test_the_arrow_keys_move_a_focused_corner(served, phone):
+    page = phone(viewport={"width": 1024, "height": 768})
+    join(page, served.url, "Builder")
+    page.goto(f"{served.url}/calibrate")
+    ready(page)
+    before = _draft(page)
+    page.focus('#cal-zones g.handle[data-zone="ledge"][data-index="2"]')
+    for _ in range(3):
+        page.keyboard.press("ArrowDown")
+    page.keyboard.press("Shift+ArrowLeft")
+    _newer(page, before["version"])
+    _settled(page)
+    after = _draft(page)
+    step = max(before["image_size"]) / 100
+    x0, y0 = before["draft"]["ledge"][2]
+    x1, y1 = after["draft"]["ledge"][2]
+    assert y1 == pytest.approx(min(y0 + 3 * step, before["image_size"][1]), abs=2)
+    assert x1 == pytest.approx(x0 - 5 * step, abs=2)
+    assert after["draft"]["tray"] == before["draft"]["tray"]
+    focused = page.evaluate("document.activeElement.dataset.zone + document.activeElement"
+                            ".dataset.index")
+    assert focused == "ledge2"  # the redrawn corner keeps the focus
 
 
 def test_a_phone_that_has_not_joined_watches_but_cannot_calibrate(served, phone):

@@ -16,6 +16,9 @@ let sending = null; // the command on its way: "empty", "save", "zones" or "came
 let zones = null; // the corners as drawn: {tray: [[x, y], ...], ledge: [...] | null}
 let drag = null; // {zone, index, pointerId} while a corner is being moved
 let zonesPending = false; // a drag ended while another command was on its way
+let focused = null; // {zone, index} of the corner the keyboard moves
+let keyTimer = null;
+let nudging = false; // corners moved by keys, not sent yet
 
 const ZONES = ["tray", "ledge"];
 
@@ -47,7 +50,7 @@ async function fetchCalibration() {
 
 function take(answer) {
   cal = answer;
-  if (!drag) zones = { tray: answer.draft.tray, ledge: answer.draft.ledge };
+  if (!drag && !nudging) zones = { tray: answer.draft.tray, ledge: answer.draft.ledge };
 }
 
 function hasCamera() {
@@ -121,16 +124,52 @@ function drawZones() {
   }
   for (const zone of ZONES) {
     (zones[zone] || []).forEach(([x, y], index) => {
-      const handle = s("g", { class: `handle ${zone}${canDrag ? "" : " fixed"}`, "data-zone": zone, "data-index": index });
+      const handle = s("g", {
+        class: `handle ${zone}${canDrag ? "" : " fixed"}`, "data-zone": zone, "data-index": index,
+        tabindex: canDrag ? "0" : null, role: canDrag ? "button" : null,
+        "aria-label": t("cal.corner", { zone: t(`cal.${zone}`), n: index + 1 }),
+      });
       handle.append(
         s("circle", { class: "reach", cx: x, cy: y, r: reach }),
         s("circle", { class: "dot", cx: x, cy: y, r: dot }),
       );
-      if (canDrag) handle.addEventListener("pointerdown", (event) => grab(event, handle));
+      if (canDrag) {
+        handle.addEventListener("pointerdown", (event) => grab(event, handle));
+        handle.addEventListener("keydown", (event) => nudge(event, zone, index));
+        handle.addEventListener("focus", () => (focused = { zone, index }));
+        handle.addEventListener("blur", () => (focused = null));
+      }
       parts.push(handle);
     });
   }
+  const refocus = focused;
   svg.replaceChildren(...parts);
+  if (refocus) { // the corner the keyboard was moving keeps the focus when redrawn
+    const again = svg.querySelector(`g[data-zone="${refocus.zone}"][data-index="${refocus.index}"]`);
+    if (again) again.focus();
+  }
+}
+
+// The arrow keys move the focused corner (a hundredth of the frame; with Shift, five).
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+function nudge(event, zone, index) {
+  const arrow = ARROWS[event.key];
+  if (!arrow) return;
+  event.preventDefault();
+  const [w, hgt] = size();
+  const step = (Math.max(w, hgt) / 100) * (event.shiftKey ? 5 : 1);
+  const [x, y] = zones[zone][index];
+  place(zone, index, [
+    Math.round(Math.min(Math.max(x + arrow[0] * step, 0), w)),
+    Math.round(Math.min(Math.max(y + arrow[1] * step, 0), hgt)),
+  ]);
+  nudging = true;
+  clearTimeout(keyTimer);
+  keyTimer = setTimeout(() => { // one command for a run of key presses
+    nudging = false;
+    sendZones();
+  }, 500);
 }
 
 function framePoint(event) {
@@ -160,13 +199,17 @@ function grab(event, handle) {
 
 function move(event) {
   if (!drag || event.pointerId !== drag.pointerId) return;
-  const [x, y] = framePoint(event);
-  const points = zones[drag.zone].map((p) => p.slice());
-  points[drag.index] = [x, y];
-  zones = { ...zones, [drag.zone]: points };
+  place(drag.zone, drag.index, framePoint(event));
+}
+
+// Move one corner on the page (in place: the handle being held stays the same element).
+function place(zone, index, [x, y]) {
+  const points = zones[zone].map((p) => p.slice());
+  points[index] = [x, y];
+  zones = { ...zones, [zone]: points };
   const svg = $("#cal-zones");
-  svg.querySelector(`polygon.${drag.zone}`).setAttribute("points", pointsText(points));
-  const handle = svg.querySelector(`g[data-zone="${drag.zone}"][data-index="${drag.index}"]`);
+  svg.querySelector(`polygon.${zone}`).setAttribute("points", pointsText(points));
+  const handle = svg.querySelector(`g[data-zone="${zone}"][data-index="${index}"]`);
   for (const circle of handle.querySelectorAll("circle")) {
     circle.setAttribute("cx", x);
     circle.setAttribute("cy", y);
