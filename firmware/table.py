@@ -532,7 +532,10 @@ class Table:
             if cached is not None:
                 return cached
             frame = self._capture()
-            reading = self._reader()(frame, calibrating.live_calibration(), dice=dice)
+            try:
+                reading = self._reader()(frame, calibrating.live_calibration(), dice=dice)
+            except Exception:  # a frame the reader chokes on (too dark, say) is still shown
+                reading = None
             return calibrating.view(frame, reading, zones=zones)
 
     def set_zones(self, version: int, tray: Any, ledge: Any) -> dict[str, Any]:

@@ -310,3 +310,11 @@ class TestCameraControls:
 def test_the_report_is_json_ready(opened):
     tray = opened()
     json.dumps(calibrated(tray))
+
+
+def test_a_frame_the_reader_fails_on_is_still_shown(opened):
+    def broken(frame, calibration=None, dice=None):
+        raise ValueError("the reader broke")
+
+    tray = opened(reader=broken)
+    assert tray.table.camera_view()[:2] == b"\xff\xd8"
