@@ -34,6 +34,7 @@ __all__ = [
     "NoHardware",
     "NotFound",
     "NotJoined",
+    "NotReady",
     "StaleVersion",
     "StoreError",
     "TableError",
@@ -118,6 +119,13 @@ class StaleVersion(TableError):
 
 class Busy(TableError):
     """The roll cycle is running; the command must wait until it rests."""
+
+    status = 409
+
+
+class NotReady(TableError):
+    """The tray cannot do it as things stand (calibrating: no camera, the empty tray not
+    captured yet, no dice found in the frames); the message says what to do first."""
 
     status = 409
 

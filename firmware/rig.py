@@ -45,11 +45,20 @@ from dicetray.firmware.config import CupKind, TrayConfig
 from dicetray.firmware.cup import Cup, make_cup
 from dicetray.firmware.lights import StatusLight, TrayLight
 from dicetray.firmware.pins import pin_factory
+from dicetray.vision.calibration import CameraSettings
 from dicetray.vision.errors import CameraError
 from dicetray.vision.frames import FrameSource, SimulatedSource, open_source
 from dicetray.vision.scene import SimulatedTray, random_scene
 
-__all__ = ["MechanicsSettings", "Rig", "SimulatedCamera", "SimulatedTable", "build_rig"]
+__all__ = [
+    "MechanicsSettings",
+    "OpticsSettings",
+    "Rig",
+    "SimulatedCamera",
+    "SimulatedTable",
+    "build_rig",
+    "expose",
+]
 
 
 def _nothing() -> None:
@@ -106,16 +115,66 @@ class Rig:
 # -- simulation ----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class OpticsSettings:
+    """How the simulated camera's exposure and focus change its frames."""
+
+    reference_exposure_us: int = 10_000
+    """The exposure (at analogue gain 1) the renderer's frames stand for: the calibration's
+    default, so a tray calibrated with the defaults sees the frames as rendered."""
+    blur_px_per_dioptre: float = 3.0
+    """Gaussian blur (sigma, pixels of a 1280-wide frame) per dioptre the lens is off: one
+    dioptre off blurs the pips (about 12 px across) into their faces, as a real Camera
+    Module 3 does at half a metre."""
+
+
+def expose(frame: np.ndarray, settings: CameraSettings, *, sharp_at: float,
+           optics: OpticsSettings | None = None) -> np.ndarray:
+    """A rendered frame as a camera set to ``settings`` would take it: brighter or darker by
+    the exposure and gain, blurred by how far the lens position is from ``sharp_at``
+    (dioptres; a fixed-focus lens, ``lens_position`` None, is sharp).
+
+    >>> frame = np.full((4, 4, 3), 100, np.uint8)
+    >>> int(expose(frame, CameraSettings(exposure_us=20_000), sharp_at=2.4)[0, 0, 0])
+    200
+    >>> expose(frame, CameraSettings(), sharp_at=2.4) is frame  # the defaults: as rendered
+    True
+    """
+    import cv2
+
+    optics = optics or OpticsSettings()
+    gain = settings.exposure_us * settings.analogue_gain / optics.reference_exposure_us
+    out = frame if abs(gain - 1.0) < 1e-6 else cv2.convertScaleAbs(frame, alpha=gain)
+    if settings.lens_position is not None:
+        sigma = (optics.blur_px_per_dioptre * abs(settings.lens_position - sharp_at)
+                 * frame.shape[1] / 1280)
+        if sigma >= 0.3:  # below a third of a pixel a blur changes nothing visible
+            out = cv2.GaussianBlur(out, (0, 0), sigma)
+    return out
+
+
 class SimulatedCamera(SimulatedSource):
     """The rendered camera over the simulated tray, on the rig's clock; it can be unplugged
-    (then every capture raises CameraError, as a real camera that went away does)."""
+    (then every capture raises CameraError, as a real camera that went away does). Its
+    exposure and focus can be set (:meth:`apply`): the frames grow brighter or darker,
+    sharper or blurred, as a real camera's do."""
 
     name = "sim"
+    can_focus = True
 
-    def __init__(self, tray: SimulatedTray, *, clock: ManualClock, fps: float) -> None:
+    def __init__(self, tray: SimulatedTray, *, clock: ManualClock, fps: float,
+                 optics: OpticsSettings | None = None) -> None:
         super().__init__(tray)
         self.plugged = True
+        self.settings = CameraSettings()
+        self.optics = optics or OpticsSettings()
         self._pace = (clock, 1.0 / fps)
+
+    @property
+    def sharp_at(self) -> float:
+        """The lens position (dioptres) at which the tray is in focus: one over the
+        camera's distance in metres."""
+        return 1000.0 / self.scene().camera.distance_mm
 
     def capture(self) -> np.ndarray:
         """Wait one frame interval on the rig's clock, as a real camera waits for its next
@@ -124,7 +183,16 @@ class SimulatedCamera(SimulatedSource):
             raise CameraError("sim: the camera is unplugged (no frames)")
         clock, interval = self._pace
         clock.sleep(interval)
-        return super().capture()
+        return expose(super().capture(), self.settings, sharp_at=self.sharp_at,
+                      optics=self.optics)
+
+    def camera_settings(self) -> CameraSettings:
+        """The exposure, gains and focus the camera is set to."""
+        return self.settings
+
+    def apply(self, settings: CameraSettings) -> None:
+        """Set exposure, gains and focus (from the next frame on)."""
+        self.settings = settings
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ with it, each carrying the HTTP status it maps to.
 
 >>> from dicetray.firmware.table import Table
 >>> sorted(name for name in TableService.__dict__ if not name.startswith("_"))[:4]
-['advice', 'analysis', 'correct', 'declare']
+['advice', 'analysis', 'calibration_status', 'camera_view']
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from dicetray.firmware.errors import (
     Busy,
     NotFound,
     NotJoined,
+    NotReady,
     StaleVersion,
     StoreError,
     TableError,
@@ -38,6 +39,7 @@ __all__ = [
     "CoachReason",
     "NotFound",
     "NotJoined",
+    "NotReady",
     "StaleVersion",
     "StoreError",
     "TableError",
@@ -77,3 +79,11 @@ class TableService(Protocol):
     def view(self, reading_id: int) -> bytes | None: ...
     def advice(self, player: int | None = None) -> dict[str, Any]: ...
     def analysis(self, game_id: int | None = None) -> dict[str, Any]: ...
+    # calibrating from a phone (the camera is refused with Busy while a roll uses it)
+    def calibration_status(self) -> dict[str, Any]: ...
+    def camera_view(self, zones: bool = True) -> bytes: ...
+    def set_zones(self, version: int, tray: Any, ledge: Any) -> dict[str, Any]: ...
+    def set_camera(self, version: int, exposure_us: Any,
+                   lens_position: Any = None) -> dict[str, Any]: ...
+    def capture_empty(self, version: int) -> dict[str, Any]: ...
+    def save_calibration(self, version: int, force: bool = False) -> dict[str, Any]: ...

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from dicetray.firmware.calibrating import Calibrating
 from dicetray.firmware.coach import (
     Coach,
     CoachReason,
@@ -59,6 +60,7 @@ from dicetray.firmware.errors import (
     Busy,
     CupStalled,
     NotFound,
+    NotReady,
     StaleVersion,
     TrayError,
     WrongCode,
@@ -137,6 +139,7 @@ class Table:
         advisor_dir: Path | None = None,
         advisor_loader: TableLoader | None = None,
         advisor_run: Runner = start_daemon,
+        calibrating: Calibrating | None = None,
     ) -> None:
         self.store = store
         self.advisor_dir = advisor_dir
@@ -145,10 +148,18 @@ class Table:
         self.code = code
         self.rig = rig
         self.reader = reader
-        self.calibration = calibration
         self.config = config or TrayConfig()
-        camera = self.config.camera
-        self.views = Views(width=camera.view_width, quality=camera.view_quality)
+        shown = self.config.camera
+        self.views = Views(width=shown.view_width, quality=shown.view_quality)
+        camera = getattr(rig, "camera", None)
+        self.calibrating = calibrating or Calibrating(
+            None, calibration=calibration,
+            image_size=camera.size if camera is not None else self.config.camera.size)
+        self._camera = threading.Lock()  # one user of the camera at a time: a roll, the view
+        self._camera_work = ""  # what calibrating is doing with the camera ("" = nothing)
+        self._camera_note = ""  # why the camera's settings could not be set
+        if self.calibrating.calibration is not None:
+            self._set_camera(self.calibrating.calibration.camera, at_start=True)
         self.rng = rng or random.Random()
         self._run = run
         self._lock = threading.RLock()
@@ -189,6 +200,8 @@ class Table:
                 "game": _game_state(match),
                 "reading": self.reading,
                 "flags": list(self.flags),
+                "calibration": {"status": str(self.calibrating.standing),
+                                "why": self.calibrating.problem},
             }
             self._told = (self.version, state)
             return state
@@ -380,6 +393,7 @@ class Table:
         """Start the roll cycle (the same as the button). Returns at once; the cycle runs."""
         with self._lock:
             self._check(version, idle=False)
+            self._check_camera_free()
             self._check_can_roll()
             self._first_of_turn()
             self._feed(RollAsked())
@@ -392,7 +406,7 @@ class Table:
                 self._check_can_roll()
             except TrayError:
                 return
-            if self.cycle.busy:
+            if self.cycle.busy or self._camera_work:
                 return
             self._first_of_turn()
             self._feed(RollAsked())
@@ -401,7 +415,8 @@ class Table:
         """The roll button held long: read the tray again without tumbling (after a player
         straightened a cocked die by hand)."""
         with self._lock:
-            if self.cycle.phase is Phase.NEEDS_HELP and not self.cycle.manual:
+            if (self.cycle.phase is Phase.NEEDS_HELP and not self.cycle.manual
+                    and not self._camera_work):
                 self._feed(ReadAgain())
 
     def keep(self, version: int, positions: Sequence[int]) -> dict[str, Any]:
@@ -488,6 +503,182 @@ class Table:
             self._feed(Resolved())
             return self.state()
 
+    # -- calibrating from a phone -----------------------------------------------------------
+
+    @property
+    def calibration(self) -> Any:
+        """The calibration the reader uses (None: uncalibrated)."""
+        return self.calibrating.calibration
+
+    def calibration_status(self) -> dict[str, Any]:
+        """The calibration's standing (ok, missing, bad and why), the one in use, the draft
+        the phones edit and the last save's report; with the state's version."""
+        with self._lock:
+            camera = getattr(self.rig, "camera", None)
+            return {"version": self.version, **self.calibrating.to_json(),
+                    "camera_problem": (getattr(self.rig, "camera_problem", None)
+                                       or ("" if camera is not None else "no camera")
+                                       or self._camera_note),
+                    "has_camera": camera is not None,
+                    "can_focus": bool(getattr(camera, "can_focus", False)),
+                    "dice": self._dice_count(),
+                    "busy": self.cycle.busy or bool(self._camera_work)}
+
+    def camera_view(self, zones: bool = True) -> bytes:
+        """A live view JPEG: the camera's frame now with the draft's zones and each die the
+        reader finds drawn over it (made at most ``live_fps`` times a second, however many
+        phones watch). Busy while a roll uses the camera."""
+        calibrating = self.calibrating
+        with self._lock:
+            self._check_camera(live=True)
+            dice = self._dice_count()
+            working = bool(self._camera_work)
+        cached = calibrating.cached_view(zones, any_age=working)
+        if cached is not None:
+            return cached
+        if working:  # capturing or saving: the view comes back once it is done
+            raise Busy(f"the camera is busy {self._camera_work or 'calibrating'}")
+        with self._camera:
+            cached = calibrating.cached_view(zones)  # another phone's, made while we waited
+            if cached is not None:
+                return cached
+            frame = self._capture()
+            try:
+                reading = self._reader()(frame, calibrating.live_calibration(), dice=dice)
+            except Exception:  # a frame the reader chokes on (too dark, say) is still shown
+                reading = None
+            return calibrating.view(frame, reading, zones=zones)
+
+    def set_zones(self, version: int, tray: Any, ledge: Any) -> dict[str, Any]:
+        """Move the draft's tray and ledge corners (frame pixels)."""
+        with self._lock:
+            self._check(version, idle=False)
+            self._check_camera()
+            self.calibrating.set_zones(tray, ledge)
+            self._bump()
+        return self.calibration_status()
+
+    def set_camera(self, version: int, exposure_us: Any,
+                   lens_position: Any = None) -> dict[str, Any]:
+        """Set the camera's exposure (µs) and focus (dioptres, None: fixed); the live view
+        shows it at once, and a save keeps it in the calibration."""
+        with self._lock:
+            self._check(version, idle=False)
+            self._check_camera()
+            settings = self.calibrating.camera_settings(exposure_us, lens_position)
+        with self._camera:
+            self._set_camera(settings)
+        with self._lock:
+            self.calibrating.set_camera(settings)
+            self._bump()
+        return self.calibration_status()
+
+    def capture_empty(self, version: int) -> dict[str, Any]:
+        """Take frames of the empty tray (the simulated player clears it first) as the
+        background of the calibration being made."""
+
+        def work() -> None:
+            sim = getattr(self.rig, "sim", None)
+            if sim is not None:
+                sim.tray.clear()
+            frames = [self._capture() for _ in range(self.calibrating.settings.empty_frames)]
+            self.calibrating.capture_empty(frames)
+
+        return self._calibrate(version, "capturing the empty tray", work)
+
+    def save_calibration(self, version: int, force: bool = False) -> dict[str, Any]:
+        """Take frames with the dice (the simulated player rolls them onto the tray), build
+        the calibration, write it and read with it from the next roll on; the report as
+        ``dicetray calibrate`` prints it is in the answer."""
+        if not isinstance(force, bool):
+            raise BadRequest("force is true or false")
+
+        def work() -> None:
+            sim = getattr(self.rig, "sim", None)
+            dice = self._dice_count()
+            frames = []
+            for _ in range(self.calibrating.settings.dice_frames):
+                if sim is not None:  # the simulated player rolls the dice onto the tray
+                    sim.tray.roll()
+                    self.rig.clock.sleep(sim.tray.tumble_s)
+                frames.append(self._capture())
+            self.calibrating.save(frames, dice=dice, reader=self._reader(), force=force)
+
+        return self._calibrate(version, "saving the calibration", work)
+
+    def _calibrate(self, version: int, what: str, work: Callable[[], None]) -> dict[str, Any]:
+        """Do calibrating ``work`` with the camera, no roll meanwhile."""
+        from dicetray.vision.errors import VisionError
+
+        with self._lock:
+            self._check(version, idle=True)
+            self._check_camera()
+            self._camera_work = what
+        try:
+            with self._camera:
+                work()
+        except VisionError as exc:
+            raise NotReady(" ".join(str(exc).split())) from None
+        finally:
+            with self._lock:
+                self._camera_work = ""
+        with self._lock:
+            self._bump()
+        return self.calibration_status()
+
+    def _check_camera(self, *, live: bool = False) -> None:
+        """Busy while a roll or other calibrating work uses the camera; NotReady without
+        one."""
+        if getattr(self.rig, "camera", None) is None:
+            why = getattr(self.rig, "camera_problem", None) or "this tray has no camera"
+            raise NotReady(f"no camera: {why}")
+        if self.cycle.busy:
+            raise Busy(f"the tray is {self.cycle.phase}: the camera is free once it rests")
+        if self._camera_work and not live:
+            raise Busy(f"the camera is busy {self._camera_work}: wait until it is done")
+
+    def _check_camera_free(self) -> None:
+        if self._camera_work:
+            raise Busy(f"the camera is busy {self._camera_work}: roll once it is done")
+
+    def _capture(self) -> Any:
+        from dicetray.vision.errors import CameraError
+
+        if getattr(self.rig, "closed", False):
+            raise NotReady("the tray is stopping")
+        try:
+            return self.rig.capture()
+        except CameraError as exc:
+            raise NotReady(f"the camera failed: {' '.join(str(exc).split())}") from None
+        except Exception:
+            if getattr(self.rig, "closed", False):  # closed while the frame was taken
+                raise NotReady("the tray is stopping") from None
+            raise
+
+    def _set_camera(self, settings: Any, *, at_start: bool = False) -> None:
+        """Set the camera's exposure and focus; at start a camera that cannot is noted (it
+        runs automatic), later it is refused."""
+        from dicetray.vision.errors import CameraError
+
+        camera = getattr(self.rig, "camera", None)
+        if camera is None:
+            return
+        try:
+            camera.apply(settings)
+            self._camera_note = ""
+        except CameraError as exc:
+            if not at_start:
+                raise NotReady(" ".join(str(exc).split())) from None
+            self._camera_note = " ".join(str(exc).split())
+        except AttributeError:  # a frame source from before cameras could be set
+            self._camera_note = "this camera's exposure and focus cannot be set"
+
+    def _dice_count(self) -> int:
+        if self.match is not None:
+            return self.match.ruleset.dice
+        sim = getattr(self.rig, "sim", None)
+        return len(sim.values()) if sim is not None else 5
+
     # -- the roll cycle's loop -------------------------------------------------------------
 
     def _feed(self, event: CycleEvent) -> None:
@@ -539,7 +730,8 @@ class Table:
         try:
             # the camera paces the loop: a capture waits for the next frame
             while clock.now() - start < timing.settle_timeout_s:
-                frame = rig.capture()
+                with self._camera:
+                    frame = rig.capture()
                 if detector.update(frame):
                     self._frame = frame
                     return Settled()

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dicetray.firmware.calibrating import Calibrating
 from dicetray.firmware.coach import Runner, TableLoader, start_daemon
 from dicetray.firmware.config import TrayConfig, load_config
 from dicetray.firmware.rig import Rig, build_rig
@@ -54,13 +55,18 @@ def open_tray(
     code: str | None = None,
     reader: Reader | None = None,
     calibration: Any = None,
+    calibration_file: str | os.PathLike[str] | None = None,
     run: Any = start_thread,
     advisor_loader: TableLoader | None = None,
     advisor_run: Runner = start_daemon,
 ) -> Tray:
     """Build the tray: a :class:`~dicetray.firmware.errors.TrayError` (or a vision error) if
     a part cannot be had, with everything opened so far closed again. A ``calibration``
-    given is used as it is (else the data directory's, or the simulated tray's own)."""
+    given is used as it is (else the data directory's, or the simulated tray's own).
+    ``calibration_file`` is where the calibration is kept and a phone's calibration saved
+    (the data directory's ``calibration.json``, or the simulated tray's own file); given,
+    it is read as a real tray's is: missing or damaged, the tray runs uncalibrated and the
+    phones are told why."""
     folder = Path(data_dir)
     folder.mkdir(parents=True, exist_ok=True)
     config = config or load_config(config_file)
@@ -71,13 +77,12 @@ def open_tray(
                     on_hold=lambda: _tell(holder, "hold"))
     store = None
     try:
-        if calibration is None:
-            calibration = _calibration(rig, folder, seed, config)
+        calibrating = _calibrating(rig, folder, seed, config, calibration, calibration_file)
         store = Store(folder)
         store.tidy_frames()  # frames a crash left without their reading
         table = Table(store=store, code=code or join_code(), rig=rig, reader=reader,
-                      calibration=calibration, config=config, run=run,
-                      rng=random.Random(seed), advisor_dir=folder / "advisor",
+                      config=config, run=run, rng=random.Random(seed),
+                      advisor_dir=folder / "advisor", calibrating=calibrating,
                       advisor_loader=advisor_loader, advisor_run=advisor_run)
     except BaseException:
         rig.close()
@@ -94,25 +99,28 @@ def _tell(holder: dict[str, Table], what: str) -> None:
         getattr(table, what)()
 
 
-def _calibration(rig: Rig, folder: Path, seed: int, config: TrayConfig) -> Any:
-    """The camera's calibration: a real tray uses the data directory's, if there is one; the
-    simulated tray calibrates itself from its own frames the first time a seed is used (its
-    scene comes from the seed) and keeps that calibration beside the real one's."""
+def _calibrating(rig: Rig, folder: Path, seed: int, config: TrayConfig, calibration: Any,
+                 path: str | os.PathLike[str] | None) -> Calibrating:
+    """The camera's calibration and where it is kept: a real tray's is the data directory's
+    (missing or damaged: the tray runs uncalibrated and says why); the simulated tray
+    calibrates itself from its own frames the first time a seed is used (its scene comes
+    from the seed) and keeps that calibration beside the real one's."""
     from dicetray.vision.calibration import Calibration, calibrate_source
     from dicetray.vision.errors import CalibrationError
 
-    if rig.camera is None:
-        return None
-    if rig.simulated:
+    size = rig.camera.size if rig.camera is not None else config.camera.size
+    if path is None and rig.simulated:
         width, height = config.camera.size
         path = folder / f"calibration.sim-{seed}-{width}x{height}.json"
-        if path.exists():
+        if calibration is None and rig.camera is not None:
             try:
-                return Calibration.load(path)
+                calibration = Calibration.load(path) if Path(path).exists() else None
             except CalibrationError:
-                pass  # damaged: make it again
-        calibration, _ = calibrate_source(rig.camera, dice=5)
-        calibration.save(path)
-        return calibration
-    path = folder / CALIBRATION_FILE
-    return Calibration.load(path) if path.exists() else None
+                calibration = None  # damaged: make it again
+            if calibration is None:
+                calibration, _ = calibrate_source(rig.camera, dice=5)
+                calibration.save(path)
+    path = Path(path) if path is not None else folder / CALIBRATION_FILE
+    if calibration is not None:
+        return Calibrating(path, calibration=calibration, image_size=size)
+    return Calibrating.load(path, image_size=size)

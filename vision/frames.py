@@ -49,6 +49,7 @@ __all__ = [
     "Picamera2Source",
     "SimulatedSource",
     "open_source",
+    "picamera2_controls",
     "read_image",
     "write_image",
 ]
@@ -63,6 +64,8 @@ class FrameSource(ABC):
     """Something that takes pictures of the tray."""
 
     name: str = "source"
+    #: Whether :meth:`apply` can set a lens position (a camera with a focus motor).
+    can_focus: bool = False
 
     @property
     @abstractmethod
@@ -76,8 +79,13 @@ class FrameSource(ABC):
     def close(self) -> None:  # noqa: B027 (most sources have nothing to release)
         """Let the camera go (the default has nothing to release)."""
 
-    def camera_settings(self) -> CameraSettings | None:
+    def camera_settings(self) -> CameraSettings | None:  # noqa: B027 (most cannot tell)
         """The exposure, gains and focus in use, when the backend can tell."""
+
+    def apply(self, settings: CameraSettings) -> None:
+        """Fix the camera's exposure, gains and focus to ``settings`` from the next frame on
+        (CameraError when the backend has no such controls)."""
+        raise CameraError(f"{self.name}: this camera's exposure and focus cannot be set")
         return None
 
     def frames(self, limit: int | None = None) -> Iterator[np.ndarray]:
@@ -169,20 +177,20 @@ class Picamera2Source(FrameSource):
     def _controls(self, settings: CameraSettings | None) -> dict[str, Any]:
         if settings is None:
             return {}
-        controls: dict[str, Any] = {
-            "AeEnable": False,
-            "AwbEnable": False,
-            "ExposureTime": int(settings.exposure_us),
-            "AnalogueGain": float(settings.analogue_gain),
-            "ColourGains": (float(settings.colour_gains[0]), float(settings.colour_gains[1])),
-        }
-        if settings.lens_position is not None:
-            if "AfMode" not in getattr(self._camera, "camera_controls", {}):
-                raise CameraError("picamera2: this camera has no focus control, but the "
-                                  "calibration sets a lens position")
-            controls["AfMode"] = _af_manual()
-            controls["LensPosition"] = float(settings.lens_position)
-        return controls
+        return picamera2_controls(settings, focus=self.can_focus, manual_focus=_af_manual())
+
+    @property
+    def can_focus(self) -> bool:  # type: ignore[override]
+        """Whether the camera has a focus motor (Camera Module 3)."""
+        return "AfMode" in getattr(self._camera, "camera_controls", {})
+
+    def apply(self, settings: CameraSettings) -> None:
+        """Set exposure, gains and focus on the running camera (from the next frames on)."""
+        controls = self._controls(settings)
+        try:
+            self._camera.set_controls(controls)
+        except Exception as exc:
+            raise CameraError(f"picamera2: cannot set the camera's controls ({exc})") from exc
 
     @property
     def size(self) -> tuple[int, int]:
@@ -221,6 +229,36 @@ class Picamera2Source(FrameSource):
                 camera.stop()
             finally:
                 camera.close()
+
+
+def picamera2_controls(settings: CameraSettings, *, focus: bool,
+                       manual_focus: Any = _AF_MODE_MANUAL) -> dict[str, Any]:
+    """picamera2's controls fixing ``settings``: automatic exposure and white balance off,
+    exposure time (µs), analogue gain and colour gains set; on a camera with a focus motor
+    (``focus``), manual focus at the lens position (dioptres). CameraError when the
+    settings give a lens position and the camera cannot focus.
+
+    >>> controls = picamera2_controls(CameraSettings(exposure_us=8000, lens_position=2.5),
+    ...                               focus=True)
+    >>> controls["ExposureTime"], controls["AeEnable"], controls["LensPosition"]
+    (8000, False, 2.5)
+    >>> "LensPosition" in picamera2_controls(CameraSettings(), focus=False)
+    False
+    """
+    controls: dict[str, Any] = {
+        "AeEnable": False,
+        "AwbEnable": False,
+        "ExposureTime": int(settings.exposure_us),
+        "AnalogueGain": float(settings.analogue_gain),
+        "ColourGains": (float(settings.colour_gains[0]), float(settings.colour_gains[1])),
+    }
+    if settings.lens_position is not None:
+        if not focus:
+            raise CameraError("picamera2: this camera has no focus control, but the "
+                              "calibration sets a lens position")
+        controls["AfMode"] = manual_focus
+        controls["LensPosition"] = float(settings.lens_position)
+    return controls
 
 
 def _af_manual() -> Any:

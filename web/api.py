@@ -11,6 +11,7 @@ message, or in another language the words it has for the code. The routes are de
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -32,6 +33,7 @@ from werkzeug.exceptions import Forbidden, HTTPException
 
 from dicetray.firmware.service import (
     BadRequest,
+    Busy,
     NotJoined,
     StoreError,
     TableError,
@@ -39,6 +41,7 @@ from dicetray.firmware.service import (
     TrayError,
     error_code,
 )
+from dicetray.web.camera import BOUNDARY
 from dicetray.web.openapi import document
 
 __all__ = ["api", "register_errors"]
@@ -168,6 +171,47 @@ def get_view(reading_id: int) -> Response:
     return response
 
 
+@api.get("/calibration")
+def get_calibration() -> Response:
+    return jsonify(_table().calibration_status())
+
+
+def _zones() -> bool:
+    """The ``zones`` query parameter: draw the zones into the live view (default yes)."""
+    text = request.args.get("zones", "1")
+    if text not in ("0", "1"):
+        raise BadRequest("zones is 0 or 1")
+    return text == "1"
+
+
+@api.get("/camera.jpg")
+def get_camera_jpg() -> Response:
+    response = Response(_table().camera_view(_zones()), mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@api.get("/camera.mjpg")
+def get_camera_mjpg() -> Response:
+    """The live view as MJPEG: a few frames a second until the phone goes or the server
+    stops; only a few at once (each holds a server thread)."""
+    table, zones = _table(), _zones()
+    streams = current_app.extensions["camera_streams"]
+    if streams.full:
+        return _error(503, "too many live camera views are open: close one and try again")
+    first = None
+    # a tray without a camera is refused before the stream starts; while a roll has the
+    # camera, the frames come once it rests
+    with contextlib.suppress(Busy):
+        first = table.camera_view(zones)
+    parts = streams.open(lambda: table.camera_view(zones), first=first)
+    if parts is None:
+        return _error(503, "too many live camera views are open: close one and try again")
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    return Response(parts, mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
+                    headers=headers, direct_passthrough=True)
+
+
 @api.get("/events")
 def get_events() -> Response:
     """Server-Sent Events: the state on every change, a heartbeat comment in between."""
@@ -277,6 +321,32 @@ def post_undo() -> tuple[Response, int]:
 def post_correct() -> tuple[Response, int]:
     body = _acting()
     return _state(_table().correct(body["version"], body.get("dice")))
+
+
+@api.post("/calibration/empty")
+def post_calibration_empty() -> Response:
+    return jsonify(_table().capture_empty(_acting()["version"]))
+
+
+@api.put("/calibration/zones")
+def put_calibration_zones() -> Response:
+    body = _acting()
+    if "tray" not in body:
+        raise BadRequest("tray is missing: the tray's corners [[x, y], ...]")
+    return jsonify(_table().set_zones(body["version"], body["tray"], body.get("ledge")))
+
+
+@api.put("/calibration/camera")
+def put_calibration_camera() -> Response:
+    body = _acting()
+    return jsonify(_table().set_camera(body["version"], body.get("exposure_us"),
+                                       body.get("lens_position")))
+
+
+@api.post("/calibration/save")
+def post_calibration_save() -> Response:
+    body = _acting()
+    return jsonify(_table().save_calibration(body["version"], body.get("force", False)))
 
 
 # -- errors, in one place -------------------------------------------------------------------------

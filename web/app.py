@@ -26,9 +26,10 @@ from flask import Flask
 
 from dicetray.firmware.service import TableService
 from dicetray.web.api import api, register_errors
+from dicetray.web.camera import CameraStreams
 from dicetray.web.pages import pages_blueprint
 
-__all__ = ["Server", "WebSettings", "create_app", "stop"]
+__all__ = ["Server", "WebSettings", "create_app", "stop", "stop_streams"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,11 @@ class WebSettings:
     #: Seconds a live stream waits for a change before it looks whether the server is
     #: stopping: how long a stop waits for the phones' streams to end (see :func:`stop`).
     stop_check_s: float = 0.5
+    #: Live camera views open at once: each holds one of the server's 32 threads, and the
+    #: phones' live streams need most of them (a builder calibrates with one or two phones).
+    camera_streams: int = 4
+    #: Seconds between the live view's frames: the tray makes two a second at most.
+    camera_interval_s: float = 0.5
 
 
 def create_app(table: TableService, *, secret_key: bytes,
@@ -70,6 +76,8 @@ def create_app(table: TableService, *, secret_key: bytes,
     app.extensions["web_settings"] = settings
     app.extensions["told"] = {}  # the live stream's text of the newest state
     app.extensions["stopping"] = threading.Event()
+    app.extensions["camera_streams"] = CameraStreams(limit=settings.camera_streams,
+                                                     interval_s=settings.camera_interval_s)
     app.register_blueprint(api)
     app.register_blueprint(pages_blueprint())
     register_errors(app)
@@ -88,11 +96,18 @@ class Server(Protocol):
     def close(self) -> None: ...
 
 
-def stop(app: Flask, server: Server) -> None:
-    """Stop serving ``app``: end the phones' live streams, let the server's threads finish
-    what they are writing, then close it. (Closed at once, a stream thread that wakes later
-    writes to a closed server: waitress prints a traceback for each phone.)"""
+def stop_streams(app: Flask) -> None:
+    """End the app's endless answers: the phones' live streams of the state and the live
+    camera views (the server is stopping: none may hold it up)."""
     app.extensions["stopping"].set()
+    app.extensions["camera_streams"].stop()
+
+
+def stop(app: Flask, server: Server) -> None:
+    """Stop serving ``app``: end its streams, let the server's threads finish what they are
+    writing, then close it. (Closed at once, a stream thread that wakes later writes to a
+    closed server: waitress prints a traceback for each phone.)"""
+    stop_streams(app)
     settings = app.extensions["web_settings"]
     server.task_dispatcher.shutdown(cancel_pending=True, timeout=4 * settings.stop_check_s)
     server.close()

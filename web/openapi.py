@@ -5,7 +5,7 @@ fuzz the API from it.
 
 >>> doc = document()
 >>> doc["openapi"], sorted(doc["paths"])[:3]
-('3.0.3', ['/api/advice', '/api/analysis', '/api/correct'])
+('3.0.3', ['/api/advice', '/api/analysis', '/api/calibration'])
 """
 
 from __future__ import annotations
@@ -44,15 +44,48 @@ _STATE = {
                  "description": "the rules engine's Game.to_dict(), with `match`"},
         "reading": {"type": "object", "nullable": True},
         "flags": {"type": "array", "items": {"type": "string"}},
+        "calibration": {"type": "object", "description": "the camera calibration's `status` "
+                        "(ok, missing, bad) and `why`"},
         "you": {"type": "object"},
     },
 }
+_POINTS = {"type": "array", "items": {"type": "array", "items": {"type": "number"},
+                                      "minItems": 2, "maxItems": 2},
+           "description": "corners [x, y] in frame pixels"}
+_CALIBRATION = {
+    "type": "object",
+    "required": ["version", "status", "why", "image_size", "draft", "report"],
+    "properties": {
+        "version": {"type": "integer"},
+        "status": {"type": "string", "enum": ["ok", "missing", "bad"]},
+        "why": {"type": "string", "description": "why a calibration file was refused"},
+        "file": {"type": "string", "nullable": True},
+        "image_size": {"type": "array", "items": {"type": "integer"}},
+        "calibration": {"type": "object", "nullable": True,
+                        "description": "the one in use: tray, ledge, die_size, camera"},
+        "draft": {"type": "object", "description": "the one being made: tray, ledge, "
+                  "camera, and whether the empty tray was captured (empty)"},
+        "limits": {"type": "object"},
+        "report": {"type": "array", "items": {"type": "string"},
+                   "description": "the last save's report, as dicetray calibrate prints it"},
+        "saved": {"type": "boolean", "nullable": True},
+        "camera_problem": {"type": "string"},
+        "has_camera": {"type": "boolean"},
+        "can_focus": {"type": "boolean"},
+        "dice": {"type": "integer"},
+        "busy": {"type": "boolean"},
+    },
+}
+_ZONES_QUERY = [{"name": "zones", "in": "query", "required": False,
+                 "schema": {"type": "string", "enum": ["0", "1"]},
+                 "description": "draw the zones into the frame (1, the default) or not (0)"}]
 
 
 def _errors(*codes: int) -> dict[str, Any]:
     text = {400: "malformed", 401: "not joined", 403: "wrong code or cross-site",
             404: "not found", 409: "stale version or the cycle is busy",
-            413: "body too large", 422: "against the rules", 503: "the tray could not save"}
+            413: "body too large", 422: "against the rules",
+            503: "the tray could not save, or too many live camera views are open"}
     return {str(code): {"description": text[code], "content": {
         "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
         for code in codes}
@@ -71,6 +104,23 @@ def _command(summary: str, fields: dict[str, Any], required: list[str], *,
             status: {"description": "the new state", "content": {
                 "application/json": {"schema": {"$ref": "#/components/schemas/State"}}}},
             **_errors(400, 401, 403, 409, 413, 422, 503),
+        },
+    }}
+
+
+def _calibrate(method: str, summary: str, fields: dict[str, Any],
+               required: list[str]) -> dict[str, Any]:
+    return {method: {
+        "summary": summary,
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {
+            "type": "object",
+            "required": ["version", *required],
+            "properties": {"version": _VERSION, **fields},
+        }}}},
+        "responses": {
+            "200": {"description": "the calibration's standing and draft", "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/Calibration"}}}},
+            **_errors(400, 401, 403, 409, 413),
         },
     }}
 
@@ -154,6 +204,41 @@ def document() -> dict[str, Any]:
                                       "type": "string", "format": "binary"}}}},
                           **_errors(404)},
         }},
+        "/api/calibration": _read(
+            "the camera calibration: ok, missing or bad (and why), the one in use, the draft "
+            "the phones edit and the last save's report",
+            schema={"$ref": "#/components/schemas/Calibration"}),
+        "/api/camera.jpg": {"get": {
+            "summary": "one live frame, the zones and each die the reader finds drawn over it",
+            "parameters": _ZONES_QUERY,
+            "responses": {"200": {"description": "a JPEG", "content": {"image/jpeg": {
+                "schema": {"type": "string", "format": "binary"}}}},
+                **_errors(400, 409)},
+        }},
+        "/api/camera.mjpg": {"get": {
+            "summary": "the live view as MJPEG, a few frames a second, until the phone goes",
+            "parameters": _ZONES_QUERY,
+            "responses": {"200": {"description": "a multipart stream of JPEGs", "content": {
+                "multipart/x-mixed-replace": {"schema": {"type": "string",
+                                                         "format": "binary"}}}},
+                **_errors(400, 409, 503)},
+        }},
+        "/api/calibration/empty": _calibrate(
+            "post", "capture the empty tray (the calibration's background)", {}, []),
+        "/api/calibration/zones": _calibrate(
+            "put", "move the tray's and the hold ledge's corners",
+            {"tray": _POINTS, "ledge": {**_POINTS, "nullable": True}}, ["tray"]),
+        "/api/calibration/camera": _calibrate(
+            "put", "set the camera's exposure and focus (the live view shows it)",
+            {"exposure_us": {"type": "integer", "description": "exposure time, µs"},
+             "lens_position": {"type": "number", "nullable": True,
+                               "description": "dioptres; null: fixed focus"}},
+            ["exposure_us"]),
+        "/api/calibration/save": _calibrate(
+            "post", "take frames with the dice, build, write and use the calibration; the "
+            "answer's report is the one dicetray calibrate prints",
+            {"force": {"type": "boolean", "description": "replace a good calibration even "
+                       "when this one reads unsure"}}, []),
         "/api/join": {"post": {
             "summary": "join the table with its code (sets the session cookie)",
             "requestBody": {"required": True, "content": {"application/json": {"schema": {
@@ -187,5 +272,6 @@ def document() -> dict[str, Any]:
         "info": {"title": "dicetray", "version": "1",
                  "description": "The dice tray's table: state, live updates and commands."},
         "paths": paths,
-        "components": {"schemas": {"Error": _ERROR, "State": _STATE}},
+        "components": {"schemas": {"Error": _ERROR, "State": _STATE,
+                                   "Calibration": _CALIBRATION}},
     }

@@ -174,12 +174,10 @@ def calibrate(ctx: click.Context, empty_paths: tuple[str, ...], dice_paths: tupl
             "ledge": None if calibration.ledge is None else [list(p) for p in calibration.ledge],
         }))
         return
-    for line in report.lines():
+    from dicetray.firmware.calibrating import summary_lines
+
+    for line in summary_lines(calibration, report):  # the phone's calibration page shows these
         click.echo(line)
-    click.echo(f"die size: {calibration.die_size:.1f} px")
-    for name, corners in (("tray", calibration.tray), ("ledge", calibration.ledge)):
-        where = " ".join(f"{x:.0f},{y:.0f}" for x, y in corners) if corners else "none"
-        click.echo(f"{name} corners: {where}")
     if kept:
         click.echo(f"calibration NOT written: {target} is kept, as this one reads unsure "
                    "(fix the problems above, or --force to replace it)")

@@ -63,7 +63,8 @@ def run(ctx: click.Context, simulate: bool, fast: bool, host: str, port: int,
     servers: list[Any] = []
     app: Any = None  # set before the first server is
     try:
-        # the stops first: a SIGTERM while starting up also stops the motor and ends cleanly
+        # the stops first: a SIGTERM while starting up also stops the motor and ends cleanly;
+        # the live streams and camera views end before the server is closed
         with stop_on_signals(tray.rig.cup.stop, lambda: [stop(app, s) for s in servers]):
             app = create_app(tray.table, secret_key=secret_key(folder))
             try:

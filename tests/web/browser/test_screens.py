@@ -68,6 +68,9 @@ def test_every_page_in_both_languages_light_and_dark(served, phone, size, tmp_pa
             for path in PAGES:
                 page.goto(served.url + path)
                 ready(page)
+                if path == "/calibrate":  # the camera's live view: its first frame
+                    page.wait_for_function(
+                        "document.querySelector('#live-view').naturalWidth > 0", timeout=60_000)
                 page.wait_for_timeout(300)  # images and the snapshot's marks
                 _check(page)
                 name = (path.strip("/") or "scorecard").replace("/", "-")

@@ -27,8 +27,16 @@ export async function get(path) {
 }
 
 export async function post(path, body) {
+  return send("POST", path, body);
+}
+
+export async function put(path, body) {
+  return send("PUT", path, body);
+}
+
+async function send(method, path, body) {
   const response = await fetch(path, {
-    method: "POST",
+    method,
     headers: { "Content-Type": "application/json", Accept: "application/json" },
     body: JSON.stringify(body),
     credentials: "same-origin",
