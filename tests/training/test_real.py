@@ -49,3 +49,4 @@ def test_the_jittered_copies_are_reproducible_from_their_seed() -> None:
     first = photo_crops(image, truth, np.random.default_rng(5))
     again = photo_crops(image, truth, np.random.default_rng(5))
     assert all(np.array_equal(a, b) for a, b in zip(first[0], again[0], strict=True))
+

@@ -64,6 +64,7 @@ def test_a_tray_whose_sixes_have_close_columns_learns_close_columns(
 
 def test_a_two_whose_pips_sit_towards_the_centre_is_learnt_so(
         close_tray: Calibration, common_tray: Calibration) -> None:
+    assert _face(close_tray, 2).dice >= 1
     drawn_in = np.abs(layouts_from(close_tray)[2]).max()
     usual = np.abs(layouts_from(common_tray)[2]).max()
     assert drawn_in == pytest.approx(0.16 / 0.27, abs=0.08)
