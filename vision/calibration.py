@@ -625,12 +625,13 @@ def build_calibration(
     # size and colours: white dice on a pale tray differ from it by their pips only, and
     # the difference measured the pips (16 px for dice 90 px wide, their colours swapped)
     alone = _read_alone(shots, dice, reader)
-    seen = [list(r.dice) for r in alone]
+    seen = [list(r.dice) if r is not None else [] for r in alone]
     if sum(len(r) for r in seen) >= MIN_DICE_SEEN:
         die_size = float(np.median([d.size for r in seen for d in r]))
         blobs = [[(d.size, _disc((height, width), d), 1) for d in r] for r in seen]
     die_color, pip_color = _dice_colours(shots, blobs, die_size, cv2)
-    layouts = _learn_layouts(shots, [list(r.dice) if r.ok else [] for r in alone],
+    layouts = _learn_layouts(shots, [list(r.dice) if r is not None and r.ok else []
+                                     for r in alone],
                              die_color, pip_color)
     if tray is None:
         # the floor seen in the empty tray lies below the dice's top faces, which a
@@ -667,15 +668,14 @@ MIN_DICE_SEEN = 3
 
 
 def _read_alone(shots: Sequence[np.ndarray], dice: int | None,
-                reader: Reader | None) -> list[Any]:
-    """Per dice frame, the recognizer's reading of it with no calibration (its dice each
-    with a value, size and centre; their size and colours are taken whatever the answer's
-    status: a refusal is often about something else in the frame)."""
-    from dicetray.vision.reading import Reading
-
+                reader: Reader | None) -> list[Any | None]:
+    """Per dice frame, the recognizer's reading of it with no calibration, None when no
+    recognizer is available (its dice each with a value, size and centre; their size and
+    colours are taken whatever the answer's status: a refusal is often about something
+    else in the frame)."""
     reader = reader or _default_reader()
     if reader is None:
-        return [Reading("unsure", "unread", ()) for _ in shots]
+        return [None for _ in shots]
     return [reader(shot, None, dice) for shot in shots]
 
 
