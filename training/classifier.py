@@ -3,20 +3,22 @@
 A small convolutional network reads one die's crop (:data:`dicetray.vision.classifier.CROP`
 px square) and answers a logit per :data:`~dicetray.vision.classifier.CLASSES`: a die with
 no readable face, values 1-6, no die. It learns from
-rendered crops (:mod:`training.crops`) and crops of the train half of the real photos
-(:mod:`training.real`; the held-out half is what its figures are reported on), with
-flips, quarter turns, channel swaps and light changes, none of which change a face's
-value. Training is seeded (``--seed``): the same data and command give the same model.
+rendered crops (:mod:`training.crops`), and can learn crops of the train half of the real
+photos too (:mod:`training.real`; the held-out half is what its figures are reported
+on), with flips, quarter turns, channel swaps and light changes, none of which change a
+face's value. Training is seeded (``--seed``: the shuffling, the augmentation, dropout
+and a fresh network's weights draw from it).
 
     python3 -m training.crops --out /tmp/crops.npz        # 16,000 frames from seed 800000
     python3 -m training.classifier --data /tmp/crops.npz --out vision/models/face-classifier.onnx
 
-The shipped model went on from the one before it over rendered and real crops
-(docs/benchmarks.md, "The classifier on real crops"):
+Going on from the shipped model over rendered and real crops (a model so trained read
+the held-out real dice better but answered more rendered frames wrong, and was not
+shipped: docs/benchmarks.md, "The classifier on real crops"):
 
-    python3 -m training.crops --out /tmp/rendered.npz --frames 4000 --seed 1300000
+    python3 -m training.crops --out /tmp/rendered.npz --frames 4000 --seed 1300000 --workers 2
     python3 -m training.real --out /tmp/real-train.npz
-    python3 -m training.classifier --data /tmp/rendered.npz /tmp/real-train.npz --epochs 2 \
+    python3 -m training.classifier --data /tmp/rendered.npz /tmp/real-train.npz --epochs 1 \
         --init vision/models/face-classifier.onnx --lr 2e-4 --out /tmp/new/face-classifier.onnx
 """
 
