@@ -40,6 +40,7 @@ import numpy as np  # noqa: E402
 from benchmarks.baseline_golsteyn import PUBLISHED, TUNED  # noqa: E402
 from benchmarks.datasets import SETS, Photo, load_set  # noqa: E402
 from benchmarks.distort import distort  # noqa: E402
+from benchmarks.halves import Half, photos_in  # noqa: E402
 from benchmarks.metrics import Answer, Tally, choose_floor, tally_of  # noqa: E402
 from dicetray.vision import Reading  # noqa: E402
 
@@ -540,6 +541,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "motion:PX (smeared PX px), defocus:PX (out of focus, PX px blur radius), "
         "turn:DEG (turned clockwise by 90, 180 or 270 degrees)"
     )
+    parser.add_argument(
+        "--half", choices=[h.value for h in Half],
+        help="read only this half of each real set (benchmarks/halves.py: the face "
+        "classifier learns from the train half; report on held-out)"
+    )
     parser.add_argument("--no-recognizer", action="store_true", help="run the baseline only")
     parser.add_argument("--out", type=Path, help="write the Vision section into this Markdown file")
     parser.add_argument("--progress", type=Path, help="also write a report for the recognizer")
@@ -564,11 +570,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def run_set(name: str, chosen: list[Method], args: argparse.Namespace) -> tuple[list[str], dict]:
     """Measure one set; its heading lines and its results per method."""
     if name != RENDERED:
-        photos = load_set(name)
+        photos = photos_in(name, args.half) if args.half else load_set(name)
         used = [m for m in chosen if m.only_on in (None, name)]
         results = measure(photo_samples(photos, args.distort), used, args.repeat,
                           args.tell_count)
         blurb = f"{SET_BLURBS[name]}. Each photo read {args.repeat}×."
+        if args.half:
+            blurb += f" Only the {args.half} half (`benchmarks/halves.py`)."
         if args.distort:
             blurb += f" Each photo distorted first (`--distort {args.distort}`)."
         return [f"### {name}: {len(photos)} photos", "", blurb[0].upper() + blurb[1:]], results

@@ -38,9 +38,14 @@ from typing import Any
 import numpy as np
 
 from dicetray.vision.errors import CalibrationError
+from dicetray.vision.layouts import LearntLayout, learn_layout
 
 CALIBRATION_VERSION = 1
 """The version written into every calibration file; other versions are refused."""
+
+LAYOUTS_VERSION = 1
+"""The version of the learnt face layouts in a calibration file (its ``layouts`` object,
+written only when some were learnt; a file without one loads with none)."""
 
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
@@ -127,7 +132,10 @@ class Calibration:
     ``homography`` maps image pixels to a top-down view of ``topdown_size``; None
     means the camera already looks straight down. ``background`` names the PNG
     beside the JSON holding the empty tray; the pixels themselves travel with the
-    object (see :meth:`background_image`).
+    object (see :meth:`background_image`). ``layouts``: where these dice draw each face's
+    pips, learnt from the dice frames (:class:`~dicetray.vision.layouts.LearntLayout`,
+    one per face value learnt; :func:`~dicetray.vision.layouts.layouts_from` makes the
+    layouts the reader fits from them).
     """
 
     image_size: tuple[int, int]
@@ -141,6 +149,7 @@ class Calibration:
     background: str | None = None
     camera: CameraSettings = field(default_factory=CameraSettings)
     quality: Mapping[str, float] = field(default_factory=dict)
+    layouts: tuple[LearntLayout, ...] = ()
     version: int = CALIBRATION_VERSION
     background_pixels: np.ndarray | None = field(default=None, compare=False, repr=False)
 
@@ -171,6 +180,12 @@ class Calibration:
                and all(isinstance(k, str) and _is_number(v) for k, v in self.quality.items()),
                "quality must map names to numbers")
         object.__setattr__(self, "quality", dict(self.quality))
+        _check(isinstance(self.layouts, tuple)
+               and all(isinstance(face, LearntLayout) for face in self.layouts),
+               "layouts must be learnt layouts")
+        values = [face.value for face in self.layouts]
+        _check(len(set(values)) == len(values), f"layouts: a face learnt twice ({values})")
+        object.__setattr__(self, "layouts", tuple(sorted(self.layouts, key=lambda f: f.value)))
         if self.background_pixels is not None:
             pixels = self.background_pixels
             _check(isinstance(pixels, np.ndarray) and pixels.dtype == np.uint8
@@ -254,6 +269,7 @@ class Calibration:
             "background": self.background,
             "camera": self.camera.to_json(),
             "quality": dict(self.quality),
+            **({"layouts": _layouts_json(self.layouts)} if self.layouts else {}),
         }
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -340,14 +356,50 @@ class Calibration:
             background=data.get("background"),
             camera=camera,
             quality=quality,
+            layouts=_layouts_of(data.get("layouts")),
         )
 
 
 _FIELDS = {
     "version", "image_size", "tray", "ledge", "homography", "topdown_size", "die_size",
-    "die_color", "pip_color", "background", "camera", "quality",
+    "die_color", "pip_color", "background", "camera", "quality", "layouts",
 }
 _REQUIRED = ("image_size", "tray", "die_size")
+
+
+def _layouts_json(layouts: Sequence[LearntLayout]) -> dict[str, Any]:
+    return {"version": LAYOUTS_VERSION,
+            "faces": {str(f.value): {"spots": [list(p) for p in f.spots], "dice": f.dice}
+                      for f in layouts}}
+
+
+def _layouts_of(data: Any) -> tuple[LearntLayout, ...]:
+    """The learnt layouts from a file's ``layouts`` object (None: none learnt), validated:
+    CalibrationError naming the face and what is wrong with it."""
+    if data is None:
+        return ()
+    _check(isinstance(data, dict), "layouts must be an object")
+    _check(set(data) <= {"version", "faces"},
+           f"layouts has unknown fields {sorted(set(data) - {'version', 'faces'})}")
+    version = data.get("version")
+    _check(type(version) is int and version == LAYOUTS_VERSION,
+           f"layouts: unsupported version {_brief(version)} (expected {LAYOUTS_VERSION})")
+    faces = data.get("faces")
+    _check(isinstance(faces, dict), "layouts: faces must be an object of face values")
+    out = []
+    for key, face in faces.items():
+        _check(key in {"1", "2", "3", "4", "5", "6"},
+               f"layouts: unknown face {_brief(key)} (a die shows 1..6)")
+        _check(isinstance(face, dict) and set(face) == {"spots", "dice"},
+               f"layouts: face {key} must be an object with spots and dice")
+        spots = face["spots"]
+        _check(isinstance(spots, list) and all(isinstance(p, list) for p in spots),
+               f"layouts: face {key}'s spots must be a list of [x, y] pairs")
+        try:
+            out.append(LearntLayout(int(key), tuple(tuple(p) for p in spots), face["dice"]))
+        except ValueError as exc:
+            raise CalibrationError(f"layouts: {exc}") from None
+    return tuple(out)
 
 
 def homography_from_corners(
@@ -572,11 +624,15 @@ def build_calibration(
     # the dice the recognizer reads alone, before any calibration, measure their own
     # size and colours: white dice on a pale tray differ from it by their pips only, and
     # the difference measured the pips (16 px for dice 90 px wide, their colours swapped)
-    seen = _read_alone(shots, dice, reader)
+    alone = _read_alone(shots, dice, reader)
+    seen = [list(r.dice) if r is not None else [] for r in alone]
     if sum(len(r) for r in seen) >= MIN_DICE_SEEN:
         die_size = float(np.median([d.size for r in seen for d in r]))
         blobs = [[(d.size, _disc((height, width), d), 1) for d in r] for r in seen]
     die_color, pip_color = _dice_colours(shots, blobs, die_size, cv2)
+    layouts = _learn_layouts(shots, [list(r.dice) if r is not None and r.ok else []
+                                     for r in alone],
+                             die_color, pip_color)
     if tray is None:
         # the floor seen in the empty tray lies below the dice's top faces, which a
         # tilted camera sees a little further out: widen the zone by half a die
@@ -588,7 +644,7 @@ def build_calibration(
         image_size=(width, height), tray=tray_polygon, ledge=ledge_polygon,
         homography=homography, topdown_size=topdown, die_size=die_size,
         die_color=die_color, pip_color=pip_color, camera=camera or CameraSettings(),
-        background_pixels=background,
+        background_pixels=background, layouts=layouts,
     )
     counts = [sum(b[2] for b in frame_blobs) for frame_blobs in blobs]
     report = _read_back(calibration, shots, counts, dice, reader)
@@ -612,14 +668,88 @@ MIN_DICE_SEEN = 3
 
 
 def _read_alone(shots: Sequence[np.ndarray], dice: int | None,
-                reader: Reader | None) -> list[list[Any]]:
-    """Per dice frame, the dice the recognizer reads in it with no calibration (each with
-    a value, size and centre), whatever the answer's status: a refusal is often about
-    something else in the frame."""
+                reader: Reader | None) -> list[Any | None]:
+    """Per dice frame, the recognizer's reading of it with no calibration, None when no
+    recognizer is available (its dice each with a value, size and centre; their size and
+    colours are taken whatever the answer's status: a refusal is often about something
+    else in the frame)."""
     reader = reader or _default_reader()
     if reader is None:
-        return [[] for _ in shots]
-    return [list(reader(shot, None, dice).dice) for shot in shots]
+        return [None for _ in shots]
+    return [reader(shot, None, dice) for shot in shots]
+
+
+#: Half the side of the square, turned with the die, its pips are looked for in (a share
+#: of the detector's edge, which is about 0.8 of the true one: 0.44 of the true edge,
+#: inside the face, round a corner pip at 0.27 of it and its radius, 0.085).
+PIP_WINDOW = 0.55
+#: Least area of a pip (a share of the edge, squared): less is a speck.
+MIN_PIP = 0.05
+
+
+def _learn_layouts(shots: Sequence[np.ndarray], seen: Sequence[Sequence[Any]],
+                   die_color: BGR, pip_color: BGR) -> tuple[LearntLayout, ...]:
+    """Where these dice draw each face's pips: on every die ``seen`` (read cleanly: in a
+    frame read alone and answered) whose pips are found as many as its value, their offsets
+    from its centre in shares of its edge as the dice detector measures it (the reader's
+    own yardstick for a die), averaged per face value over the dice seen
+    (:func:`~dicetray.vision.layouts.learn_layout`). A face whose mean makes no such face
+    (a pip of another die or a mark counted in) is not learnt."""
+    from collections import defaultdict
+
+    from dicetray.vision.detector import find_dice
+
+    faces: defaultdict[int, list[np.ndarray]] = defaultdict(list)
+    for shot, dice in zip(shots, seen, strict=True):
+        # not by confidence: the classifier, unsure of dice unlike those it learnt (a 6
+        # with close columns), makes them unsure exactly where their layout is to learn
+        clean = [d for d in dice if 1 <= d.value <= 6]
+        finds = find_dice(shot) if clean else []
+        for die in clean:
+            near = min(finds, key=lambda c: math.hypot(c.x - die.x, c.y - die.y), default=None)
+            if near is None or math.hypot(near.x - die.x, near.y - die.y) > 0.5 * near.size:
+                continue
+            pips = _pips_on(shot, die, float(near.size), die_color, pip_color)
+            if pips is not None:
+                faces[die.value].append(pips)
+    learnt = []
+    for value in sorted(faces):
+        try:
+            layout = learn_layout(value, faces[value])
+        except ValueError:
+            continue
+        if layout is not None:
+            learnt.append(layout)
+    return tuple(learnt)
+
+
+def _pips_on(shot: np.ndarray, die: Any, edge: float, die_color: BGR,
+             pip_color: BGR) -> np.ndarray | None:
+    """The pips of a die read (its value, centre and angle), as offsets from its centre
+    in shares of ``edge``, turned into the face's own frame: the blobs nearer the pips'
+    colour than the body's inside its face; None unless there are as many as its value."""
+    import cv2
+
+    reach = math.ceil(PIP_WINDOW * edge * math.sqrt(2)) + 1
+    x0, y0 = max(0, round(die.x) - reach), max(0, round(die.y) - reach)
+    patch = shot[y0:round(die.y) + reach + 1, x0:round(die.x) + reach + 1].astype(np.float32)
+    if patch.size == 0:
+        return None
+    theta = math.radians(die.angle)
+    turn = np.array([[math.cos(theta), math.sin(theta)], [-math.sin(theta), math.cos(theta)]])
+    ys, xs = np.mgrid[0:patch.shape[0], 0:patch.shape[1]]
+    offsets = np.stack([xs + x0 - die.x, ys + y0 - die.y], axis=-1) @ turn.T / edge
+    inside = np.abs(offsets).max(axis=-1) <= PIP_WINDOW
+    to_pip = np.linalg.norm(patch - np.array(pip_color, np.float32), axis=-1)
+    to_body = np.linalg.norm(patch - np.array(die_color, np.float32), axis=-1)
+    mask = (inside & (to_pip < to_body)).astype(np.uint8)
+    count, _, stats, centres = cv2.connectedComponentsWithStats(mask)
+    least = max(3.0, (MIN_PIP * edge) ** 2)
+    pips = [centres[i] for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= least]
+    if len(pips) != die.value:
+        return None
+    at = np.array(pips, float) + np.array([x0 - die.x, y0 - die.y])
+    return at @ turn.T / edge
 
 
 def _disc(shape: tuple[int, int], die: Any) -> np.ndarray:

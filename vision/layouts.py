@@ -13,17 +13,35 @@ face seen as a parallelogram) still fits while a pip in the wrong place does not
 (5, 0.0, [50.0, 50.0])
 >>> fit_layout(np.array([[0, 0], [10, 10], [-10, 10], [10, -10], [-10, -3]], float)) is None
 True
+
+Dice differ: on some a 6's columns sit close together, on others a 2's pips sit towards
+the centre. :func:`learn_layout` learns where one face value's pips sit on the dice of one
+tray, from the pips of dice read cleanly there (the calibration does this with its dice
+frames), and :func:`layouts_from` gives the six layouts with each learnt face in place
+of the fixed one:
+
+>>> close = np.array([(-0.2, -0.34), (-0.2, 0.0), (-0.2, 0.34),
+...                   (0.2, -0.34), (0.2, 0.0), (0.2, 0.34)])
+>>> six = learn_layout(6, [close, close[:, ::-1]])   # one die seen turned
+>>> six.spots[:2], six.dice
+(((-0.2, -0.34), (0.2, -0.34)), 2)
+>>> layouts_from([six])[6][:2].round(2).tolist()
+[[-0.59, -1.0], [0.59, -1.0]]
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-__all__ = ["GRID", "LAYOUTS", "LayoutFit", "fit_layout", "value_of_spots"]
+__all__ = ["GRID", "LAYOUTS", "PIP_SHARE", "LayoutFit", "LearntLayout", "fit_layout",
+           "layouts_from", "learn_layout", "value_of_spots"]
 
 #: The nine grid positions of a face, in units of the pip offset ``a``.
 GRID = np.array([(gx, gy) for gy in (-1, 0, 1) for gx in (-1, 0, 1)], float)
@@ -203,3 +221,150 @@ def fit_layout(points: np.ndarray) -> LayoutFit | None:
     if fit is None or fit.residual > MAX_RESIDUAL:
         return None
     return fit
+
+
+# -- layouts learnt from a tray's own dice --------------------------------------------------
+
+#: A corner pip's offset from the face's centre (x or y) as a share of the die's edge as
+#: the dice detector measures it, on common dice: their pips sit at 0.27 of the true edge,
+#: and the detector's edge is about 0.8 of the true one (sketched dice of 90 px: finds of
+#: 67-74 px). The unit of a learnt layout when neither a 4 nor a 5 was learnt.
+PIP_SHARE = 0.34
+#: Farthest a learnt pip may lie from the face's centre (x or y, shares of the detector's
+#: edge): a corner pip at the very corner of the true face lies at 0.5 / 0.8 = 0.63.
+MAX_SPOT = 0.7
+#: Nearest two learnt pips of one face may lie (shares of the edge): nearer, they are one.
+MIN_GAP = 0.03
+
+#: The eight turns and mirror images of a square face, as 2 x 2 maps.
+_SQUARE = tuple(
+    np.array(m, float) for m in (
+        ((1, 0), (0, 1)), ((0, -1), (1, 0)), ((-1, 0), (0, -1)), ((0, 1), (-1, 0)),
+        ((-1, 0), (0, 1)), ((0, 1), (1, 0)), ((1, 0), (0, -1)), ((0, -1), (-1, 0)),
+    )
+)
+
+
+@dataclass(frozen=True)
+class LearntLayout:
+    """Where the pips of face ``value`` sit on one tray's dice: ``spots`` are (x, y) pip
+    positions in the face's own frame, shares of the die's edge (as the dice detector
+    measures it) from the face's centre, in the order of :data:`LAYOUTS` [value]; learnt
+    from ``dice`` dice. ValueError names what is wrong with a layout no die could show.
+
+    >>> LearntLayout(2, ((-0.1, -0.1), (0.1, 0.1)), 3).spots
+    ((-0.1, -0.1), (0.1, 0.1))
+    >>> LearntLayout(6, ((0.0, 0.0),) * 6, 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: face 6: pips 1 and 2 lie on one spot
+    """
+
+    value: int
+    spots: tuple[tuple[float, float], ...]
+    dice: int
+
+    def __post_init__(self) -> None:
+        v = self.value
+        if type(v) is not int or not 1 <= v <= 6:
+            raise ValueError(f"a face value is 1..6, got {v!r}")
+        if type(self.dice) is not int or self.dice < 1:
+            raise ValueError(f"face {v}: learnt from {self.dice!r} dice, not a count of dice")
+        spots = self.spots
+        if not isinstance(spots, (tuple, list)) or len(spots) != v:
+            n = len(spots) if isinstance(spots, (tuple, list)) else type(spots).__name__
+            raise ValueError(f"face {v}: {n} pips, a {v} shows {v}")
+        clean = []
+        for p in spots:
+            if not (isinstance(p, (tuple, list)) and len(p) == 2
+                    and all(isinstance(c, (int, float)) and not isinstance(c, bool)
+                            and math.isfinite(c) for c in p)):
+                raise ValueError(f"face {v}: pip {str(p)[:40]} is not an (x, y) pair of numbers")
+            if max(abs(p[0]), abs(p[1])) > MAX_SPOT:
+                raise ValueError(f"face {v}: pip ({p[0]:g}, {p[1]:g}) lies off the face "
+                                 f"(farther than {MAX_SPOT} of the edge from its centre)")
+            clean.append((float(p[0]), float(p[1])))
+        for (i, a), (j, b) in itertools.combinations(enumerate(clean, 1), 2):
+            if math.dist(a, b) < MIN_GAP:
+                raise ValueError(f"face {v}: pips {i} and {j} lie on one spot")
+        if v > 1:
+            fit = fit_layout(np.array(clean))
+            if fit is None or fit.value != v:
+                raise ValueError(f"face {v}: its pips do not make a {v}")
+        object.__setattr__(self, "spots", tuple(clean))
+
+
+@functools.cache
+def _orderings(n: int) -> np.ndarray:
+    """Every order of ``n`` pips (rows of indices)."""
+    return np.array(list(itertools.permutations(range(n))), int).reshape(-1, n)
+
+
+def _aligned(value: int, pips: np.ndarray) -> list[np.ndarray]:
+    """``pips`` (shares of the edge, the face's frame) put in the order of the layout's
+    spots, turned or mirrored to lie as the fixed layout does: every turn that fits best
+    (a symmetric face fits equally well in several, and each counts, so what is learnt
+    keeps the face's symmetry)."""
+    canon = LAYOUTS[value] * PIP_SHARE
+    orders = _orderings(value)
+    tried = []
+    for m in _SQUARE:
+        turned = (pips @ m.T)[orders]  # orderings x value x 2
+        costs = ((turned - canon) ** 2).sum(axis=(1, 2))
+        k = int(np.argmin(costs))
+        tried.append((float(costs[k]), turned[k]))
+    best = min(c for c, _ in tried)
+    return [t for c, t in tried if c <= best + 1e-9]
+
+
+def learn_layout(value: int, faces: Iterable[np.ndarray]) -> LearntLayout | None:
+    """Where face ``value``'s pips sit, learnt from ``faces``: per die read showing it, its
+    pips (``value`` x 2) as offsets from the face's centre in shares of the die's edge,
+    in the face's own frame (turned by the die's angle; any quarter turn or mirror image,
+    it is undone here). The mean over the dice, or None without any; ValueError when the
+    mean makes no such face (the pips measured were not this face's).
+    """
+    sums = np.zeros((value, 2))
+    count = dice = 0
+    for pips in faces:
+        pips = np.asarray(pips, float).reshape(-1, 2)
+        if len(pips) != value:
+            raise ValueError(f"a face {value} has {value} pips, got {len(pips)}")
+        for turned in _aligned(value, pips - pips.mean(axis=0)):
+            sums += turned
+            count += 1
+        dice += 1
+    if not dice:
+        return None
+    mean = sums / count
+    spots = tuple((round(float(x), 4) + 0.0, round(float(y), 4) + 0.0) for x, y in mean)
+    return LearntLayout(value, spots, dice)
+
+
+def _unit(learnt: Sequence[LearntLayout]) -> float:
+    """The pip offset ``a`` of these dice (shares of the edge): the mean corner offset of
+    their 4s and 5s when learnt, else :data:`PIP_SHARE`."""
+    corners = [abs(c) for face in learnt if face.value in (4, 5)
+               for p in face.spots[:4] for c in p]
+    return float(np.mean(corners)) if corners else PIP_SHARE
+
+
+def layouts_from(learnt: Any = None) -> dict[int, np.ndarray]:
+    """The six layouts (as :data:`LAYOUTS`: grid units, the face's own frame) with each
+    face in ``learnt`` where these dice draw its pips instead of the fixed grid.
+
+    ``learnt``: learnt layouts, or a calibration holding them (its ``layouts``), or None
+    (the fixed layouts). The grid unit is these dice's own corner-pip offset (that of
+    their 4s and 5s when learnt), so the faces that match the fixed grid stay on it.
+
+    >>> layouts_from(None)[6].tolist() == LAYOUTS[6].tolist()
+    True
+    """
+    if learnt is not None and not isinstance(learnt, (list, tuple)):
+        learnt = getattr(learnt, "layouts", ())
+    faces = tuple(learnt or ())
+    out = {v: spots.copy() for v, spots in LAYOUTS.items()}
+    unit = _unit(faces)
+    for face in faces:
+        out[face.value] = np.array(face.spots, float) / unit
+    return out

@@ -13,6 +13,7 @@ import pytest
     [
         "benchmarks.metrics",
         "benchmarks.datasets",
+        "benchmarks.halves",
         "benchmarks.baseline_golsteyn",
         "benchmarks.vision",
         "benchmarks.distort",
