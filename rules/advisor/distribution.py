@@ -256,15 +256,7 @@ class _Flow:
             if not open_.any():
                 continue
             vals, where, _, _ = model.distinct[c][b]
-            gain = model.gain_of(b, vals)
-            pos = ((cm | bit) * (model.uppers * 2))[None, :] + 2 * np.minimum(
-                model.threshold, cu[None, :] + gain[:, None]
-            )
-            if model.flagged and b == model.five:
-                pos = pos + (vals > 0).astype(np.intp)[:, None]
-            else:
-                pos = pos + cy[None, :]
-            w = np.take(flat, pos)
+            w = np.take(flat, model.after_scoring(b, vals, cm, cu, cy))
             w += vals[:, None]
             w[:, ~open_] = NEG
             w = w[where]

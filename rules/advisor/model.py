@@ -191,20 +191,8 @@ class Model:
             open_ = (cm & bit) == 0
             if not open_.any():
                 continue
-            nm = cm | bit
             vals, where, common, others = self.distinct[c][b]
-            # flat positions in values: (mask * uppers + upper) * 2 + flag
-            base = nm * (self.uppers * 2)
-            gain = self.gain_of(b, vals)
-            if gain.any():
-                pos = base[None, :] + np.minimum(self.threshold, cu[None, :] + gain[:, None]) * 2
-            else:
-                pos = np.broadcast_to(base + cu * 2, (len(vals), len(cm)))
-            if self.flagged and b == self.five:
-                pos = pos + (vals > 0).astype(np.intp)[:, None]
-            else:
-                pos = pos + cy[None, :]
-            w = np.take(flat, pos)
+            w = np.take(flat, self.after_scoring(b, vals, cm, cu, cy))
             w += vals[:, None]
             w[:, ~open_] = NEG
             if len(others) * 3 < rolls:
@@ -218,6 +206,21 @@ class Model:
         if self.flagged:
             self._jokers(out, values, cm, cu, cy, c)
         return out
+
+    def after_scoring(self, box: int, vals: np.ndarray, cm: np.ndarray, cu: np.ndarray,
+                      cy: np.ndarray) -> np.ndarray:
+        """Where each of ``vals`` points entered in ``box`` leads from the states ``(cm, cu,
+        cy)``: positions in a flat table of start-of-turn values (one row a value, one
+        column a state), ``(mask * uppers + upper) * 2 + flag``."""
+        base = (cm | 1 << box) * (self.uppers * 2)
+        gain = self.gain_of(box, vals)
+        if gain.any():
+            pos = base[None, :] + np.minimum(self.threshold, cu[None, :] + gain[:, None]) * 2
+        else:
+            pos = np.broadcast_to(base + cu * 2, (len(vals), len(cm)))
+        if self.flagged and box == self.five:
+            return pos + (vals > 0).astype(np.intp)[:, None]
+        return pos + cy[None, :]
 
     def gain_of(self, box: int, vals: np.ndarray) -> np.ndarray:
         """What points ``vals`` entered in ``box`` add to the upper total."""

@@ -109,14 +109,7 @@ def _finals(model, values, second, cm, cu, cy, j) -> tuple[np.ndarray, np.ndarra
         if not open_.any():
             continue
         vals, where, _, _ = model.distinct[c][b]
-        gain = model.gain_of(b, vals)
-        pos = ((cm | bit) * (model.uppers * 2))[None, :] + 2 * np.minimum(
-            model.threshold, cu[None, :] + gain[:, None]
-        )
-        if model.flagged and b == model.five:
-            pos = pos + (vals > 0).astype(np.intp)[:, None]
-        else:
-            pos = pos + cy[None, :]
+        pos = model.after_scoring(b, vals, cm, cu, cy)
         v, q = np.take(flat_v, pos), np.take(flat_q, pos)
         p = vals[:, None].astype(float)
         w_m = p + v
