@@ -31,24 +31,14 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from urllib.parse import urlsplit
 
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-def percentile(values: Sequence[float], q: float) -> float:
-    """The q-th percentile (0..100) by linear interpolation between closest ranks.
-
-    >>> percentile([1, 2, 3, 4], 50)
-    2.5
-    >>> percentile([7.0], 95)
-    7.0
-    """
-    ordered = sorted(values)
-    if not ordered:
-        raise ValueError("no values")
-    rank = (len(ordered) - 1) * q / 100
-    low = int(rank)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+from benchmarks.metrics import percentile  # noqa: E402
 
 
 def row(what: str, times_s: Sequence[float], note: str = "") -> str:

@@ -36,7 +36,7 @@ reported on another (:func:`choose_floor`, :func:`tally_of`):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -228,3 +228,20 @@ def choose_floor(answers: Iterable[Answer], floors: Iterable[float] = FLOORS,
         return t.right - wrong_cost * t.wrong
 
     return max(sorted(floors), key=lambda f: (gain(f), -f))
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0..100) by linear interpolation between closest ranks.
+
+    >>> percentile([1, 2, 3, 4], 50)
+    2.5
+    >>> percentile([5.0], 95)
+    5.0
+    """
+    ordered = sorted(values)
+    if not ordered:
+        raise ValueError("no values")
+    rank = (len(ordered) - 1) * q / 100
+    low = int(rank)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)

@@ -31,29 +31,19 @@ import threading
 import time
 import urllib.request
 from collections.abc import Sequence
+from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.metrics import percentile  # noqa: E402
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PHONE = {"width": 360, "height": 740}
 PER_BROWSER = 5
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """The q-th percentile (0..100) by linear interpolation between closest ranks.
-
-    >>> percentile([1, 2, 3, 4], 50)
-    2.5
-    >>> percentile([5.0], 95)
-    5.0
-    """
-    ordered = sorted(values)
-    if not ordered:
-        raise ValueError("no values")
-    rank = (len(ordered) - 1) * q / 100
-    low = int(rank)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
 
 
 class RawStream:
