@@ -92,24 +92,9 @@ def _errors(*codes: int) -> dict[str, Any]:
 
 
 def _command(summary: str, fields: dict[str, Any], required: list[str], *,
-             status: str = "200") -> dict[str, Any]:
-    return {"post": {
-        "summary": summary,
-        "requestBody": {"required": True, "content": {"application/json": {"schema": {
-            "type": "object",
-            "required": ["version", *required],
-            "properties": {"version": _VERSION, **fields},
-        }}}},
-        "responses": {
-            status: {"description": "the new state", "content": {
-                "application/json": {"schema": {"$ref": "#/components/schemas/State"}}}},
-            **_errors(400, 401, 403, 409, 413, 422, 503),
-        },
-    }}
-
-
-def _calibrate(method: str, summary: str, fields: dict[str, Any],
-               required: list[str]) -> dict[str, Any]:
+             status: str = "200", method: str = "post", answer: str = "State",
+             said: str = "the new state",
+             errors: tuple[int, ...] = (400, 401, 403, 409, 413, 422, 503)) -> dict[str, Any]:
     return {method: {
         "summary": summary,
         "requestBody": {"required": True, "content": {"application/json": {"schema": {
@@ -118,11 +103,18 @@ def _calibrate(method: str, summary: str, fields: dict[str, Any],
             "properties": {"version": _VERSION, **fields},
         }}}},
         "responses": {
-            "200": {"description": "the calibration's standing and draft", "content": {
-                "application/json": {"schema": {"$ref": "#/components/schemas/Calibration"}}}},
-            **_errors(400, 401, 403, 409, 413),
+            status: {"description": said, "content": {
+                "application/json": {"schema": {"$ref": f"#/components/schemas/{answer}"}}}},
+            **_errors(*errors),
         },
     }}
+
+
+def _calibrate(method: str, summary: str, fields: dict[str, Any],
+               required: list[str]) -> dict[str, Any]:
+    return _command(summary, fields, required, method=method, answer="Calibration",
+                    said="the calibration's standing and draft",
+                    errors=(400, 401, 403, 409, 413))
 
 
 def _read(summary: str, media: str = "application/json",
