@@ -264,14 +264,15 @@ class Calibrating:
         if background is None and self.calibration is not None:
             background = self.calibration.background_image()
         if background is None:
-            raise NotReady("capture the empty tray first")
+            raise NotReady("capture the empty tray first", code="no-empty-tray")
         try:
             made, report = build_calibration([background], dice_frames, tray=self.draft.tray,
                                              ledge=self.draft.ledge, dice=dice, reader=reader,
                                              camera=self.draft.camera)
         except CalibrationError as exc:
-            raise NotReady(f"{' '.join(str(exc).split())}: put the {dice} dice on the tray "
-                           "and save again") from None
+            why = " ".join(str(exc).split())
+            raise NotReady(f"{why}: put the {dice} dice on the tray and save again",
+                           code="not-calibrated") from None
         kept = report.status != "ok" and self.standing is Standing.OK and not force
         lines = summary_lines(made, report)
         if kept:

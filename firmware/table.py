@@ -631,7 +631,7 @@ class Table:
         one."""
         if getattr(self.rig, "camera", None) is None:
             why = getattr(self.rig, "camera_problem", None) or "this tray has no camera"
-            raise NotReady(f"no camera: {why}")
+            raise NotReady(f"no camera: {why}", code="no-camera")
         if self.cycle.busy:
             raise Busy(f"the tray is {self.cycle.phase}: the camera is free once it rests")
         if self._camera_work and not live:

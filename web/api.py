@@ -198,7 +198,8 @@ def get_camera_mjpg() -> Response:
     table, zones = _table(), _zones()
     streams = current_app.extensions["camera_streams"]
     if streams.full:
-        return _error(503, "too many live camera views are open: close one and try again")
+        return _error(503, "too many live camera views are open: close one and try again",
+                      "too-many-views")
     first = None
     # a tray without a camera is refused before the stream starts; while a roll has the
     # camera, the frames come once it rests
@@ -206,7 +207,8 @@ def get_camera_mjpg() -> Response:
         first = table.camera_view(zones)
     parts = streams.open(lambda: table.camera_view(zones), first=first)
     if parts is None:
-        return _error(503, "too many live camera views are open: close one and try again")
+        return _error(503, "too many live camera views are open: close one and try again",
+                      "too-many-views")
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     return Response(parts, mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
                     headers=headers, direct_passthrough=True)
