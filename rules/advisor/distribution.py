@@ -269,33 +269,20 @@ class _Flow:
 
     def _jokers(self, cm, cu, cy, c, best, box) -> None:
         model = self.model
-        filled = (cm & (1 << model.five)) != 0
-        if not filled.any():
+        jokers = model.joker_states(cm, cu, cy)
+        if jokers is None:
             return
-        cols = np.flatnonzero(filled)
-        cm, cu, cy = cm[filled], cu[filled], cy[filled]
-        lower = ((cm & model.lower_mask) != model.lower_mask).astype(np.intp)[None, :]
-        bits = model.match_bit[:, None]
-        match = (((cm[None, :] & bits) == 0) & (bits != 0)).astype(np.intp)
-        faces = np.arange(model.lat.faces)[:, None]
-        j_best = np.full(match.shape, NEG)
+        j_best = np.full(jokers.match.shape, NEG)
         found = []
-        for b in self.order:
-            bit = 1 << b
-            open_ = (cm & bit) == 0
-            key = (c, faces, b, cy[None, :], match, lower)
-            legal = model.joker_legal[key] & open_[None, :]
-            if not legal.any():
-                continue
-            nu = np.minimum(model.threshold, cu[None, :] + model.joker_up[key])
-            v = model.joker_total[key] + self.values[(cm | bit)[None, :], nu, cy[None, :]]
-            v = np.where(legal, v, NEG)
+        for entry in jokers.entries(model, c, self.order):
+            v = entry.points + self.values[entry.mask, entry.upper, jokers.cy[None, :]]
+            v = np.where(entry.legal, v, NEG)
             np.maximum(j_best, v, out=j_best)
-            found.append((b, v))
+            found.append((entry.box, v))
         j_box = _first_good(found, j_best)
         rows = model.five_rows[:, None]
-        best[rows, cols[None, :]] = j_best
-        box[rows, cols[None, :]] = j_box
+        best[rows, jokers.cols[None, :]] = j_best
+        box[rows, jokers.cols[None, :]] = j_box
 
     def _outcomes(self, cm, cu, cy, c, box, scored):
         """(state column, next state key, points, chance) of each roll scored with context c."""

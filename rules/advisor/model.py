@@ -24,6 +24,7 @@ dicetray.rules.advisor.errors.Unsolvable: kniffel+columns-3 plays 3 columns at o
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -238,29 +239,31 @@ class Model:
         c: int,
     ) -> None:
         """Rows of five equal dice once the five-of-a-kind box is filled: joker entries."""
+        jokers = self.joker_states(cm, cu, cy)
+        if jokers is None:
+            return
+        best = np.full(jokers.match.shape, NEG)
+        for entry in jokers.entries(self, c, range(len(self.boxes))):
+            v = entry.points + values[entry.mask, entry.upper, jokers.cy[None, :]]
+            np.maximum(best, np.where(entry.legal, v, NEG), out=best)
+        out[self.five_rows[:, None], jokers.cols[None, :]] = best
+
+    def joker_states(self, cm: np.ndarray, cu: np.ndarray,
+                     cy: np.ndarray) -> JokerStates | None:
+        """Of the states ``(cm, cu, cy)``, those whose five-of-a-kind box is filled (where
+        five equal dice are jokers); None if there are none."""
         filled = (cm & (1 << self.five)) != 0
         if not filled.any():
-            return
+            return None
         cm, cu, cy = cm[filled], cu[filled], cy[filled]
-        lower = ((cm & self.lower_mask) != self.lower_mask).astype(np.intp)[None, :]
         bits = self.match_bit[:, None]
-        match = ((cm[None, :] & bits) == 0) & (bits != 0)
-        match = match.astype(np.intp)  # (faces, C): the matching upper box is open
-        faces = np.arange(self.lat.faces)[:, None]
-        best = np.full(match.shape, NEG)
-        for b in range(len(self.boxes)):
-            bit = 1 << b
-            open_ = (cm & bit) == 0
-            if not open_.any():
-                continue
-            key = (c, faces, b, cy[None, :], match, lower)
-            legal = self.joker_legal[key] & open_[None, :]
-            if not legal.any():
-                continue
-            nu = np.minimum(self.threshold, cu[None, :] + self.joker_up[key])
-            v = self.joker_total[key] + values[(cm | bit)[None, :], nu, cy[None, :]]
-            np.maximum(best, np.where(legal, v, NEG), out=best)
-        out[self.five_rows[:, None], np.flatnonzero(filled)[None, :]] = best
+        return JokerStates(
+            cols=np.flatnonzero(filled), cm=cm, cu=cu, cy=cy,
+            lower=((cm & self.lower_mask) != self.lower_mask).astype(np.intp)[None, :],
+            # (faces, states): the upper box matching the five dice is open
+            match=(((cm[None, :] & bits) == 0) & (bits != 0)).astype(np.intp),
+            faces=np.arange(self.lat.faces)[:, None],
+        )
 
     def entry(
         self, mask: int, flag: int, box: int, roll: int, j: int
@@ -454,3 +457,45 @@ def _upper_map(
         for r in reach:
             umap[s, r] = hopeless[0] if r in hopeless else r
     return subset, umap
+
+
+@dataclass(frozen=True)
+class JokerEntry:
+    """Five equal dice entered as a joker in ``box``, for each face and state: the ``points``
+    (with extras), the next state's ``mask`` and ``upper`` total, and where it is ``legal``."""
+
+    box: int
+    mask: np.ndarray
+    upper: np.ndarray
+    points: np.ndarray
+    legal: np.ndarray
+
+
+@dataclass(frozen=True)
+class JokerStates:
+    """States whose five-of-a-kind box is filled (:meth:`Model.joker_states`): their
+    columns among the states asked about, their masks, upper totals and flags, whether the
+    lower section has an open box, and whether each face's upper box is open."""
+
+    cols: np.ndarray
+    cm: np.ndarray
+    cu: np.ndarray
+    cy: np.ndarray
+    lower: np.ndarray
+    match: np.ndarray
+    faces: np.ndarray
+
+    def entries(self, model: Model, c: int, order: Iterable[int]) -> Iterator[JokerEntry]:
+        """The boxes, in ``order``, where five equal dice may go as a joker in some state
+        (after roll context ``c``)."""
+        for b in order:
+            bit = 1 << b
+            open_ = (self.cm & bit) == 0
+            if not open_.any():
+                continue
+            key = (c, self.faces, b, self.cy[None, :], self.match, self.lower)
+            legal = model.joker_legal[key] & open_[None, :]
+            if not legal.any():
+                continue
+            upper = np.minimum(model.threshold, self.cu[None, :] + model.joker_up[key])
+            yield JokerEntry(b, (self.cm | bit)[None, :], upper, model.joker_total[key], legal)

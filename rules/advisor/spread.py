@@ -122,32 +122,19 @@ def _finals(model, values, second, cm, cu, cy, j) -> tuple[np.ndarray, np.ndarra
 
 
 def _jokers(model, values, second, cm, cu, cy, c, out_m, out_q) -> None:
-    filled = (cm & (1 << model.five)) != 0
-    if not filled.any():
+    jokers = model.joker_states(cm, cu, cy)
+    if jokers is None:
         return
-    cols = np.flatnonzero(filled)
-    cm, cu, cy = cm[filled], cu[filled], cy[filled]
-    lower = ((cm & model.lower_mask) != model.lower_mask).astype(np.intp)[None, :]
-    bits = model.match_bit[:, None]
-    match = (((cm[None, :] & bits) == 0) & (bits != 0)).astype(np.intp)
-    faces = np.arange(model.lat.faces)[:, None]
-    best_m = np.full(match.shape, NEG)
-    best_q = np.zeros(match.shape)
-    for b in range(len(model.boxes)):
-        bit = 1 << b
-        open_ = (cm & bit) == 0
-        key = (c, faces, b, cy[None, :], match, lower)
-        legal = model.joker_legal[key] & open_[None, :]
-        if not legal.any():
-            continue
-        nu = np.minimum(model.threshold, cu[None, :] + model.joker_up[key])
-        nm = (cm | bit)[None, :]
-        p = model.joker_total[key].astype(float)
-        v, q = values[nm, nu, cy[None, :]], second[nm, nu, cy[None, :]]
-        _pick(best_m, best_q, np.where(legal, p + v, NEG), p * p + 2 * p * v + q)
+    best_m = np.full(jokers.match.shape, NEG)
+    best_q = np.zeros(jokers.match.shape)
+    cy = jokers.cy[None, :]
+    for entry in jokers.entries(model, c, range(len(model.boxes))):
+        p = entry.points.astype(float)
+        v, q = values[entry.mask, entry.upper, cy], second[entry.mask, entry.upper, cy]
+        _pick(best_m, best_q, np.where(entry.legal, p + v, NEG), p * p + 2 * p * v + q)
     rows = model.five_rows[:, None]
-    out_m[rows, cols[None, :]] = best_m
-    out_q[rows, cols[None, :]] = best_q
+    out_m[rows, jokers.cols[None, :]] = best_m
+    out_q[rows, jokers.cols[None, :]] = best_q
 
 
 def _expand(lat: Lattice, top: np.ndarray) -> np.ndarray:
