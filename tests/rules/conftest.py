@@ -27,3 +27,17 @@ def advisor_table(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., obj
 
     get.cache_dir = cache.directory  # type: ignore[attr-defined]
     return get
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder for a module's cut-down rule-set files."""
+    return tmp_path_factory.mktemp("small-games")
+
+
+@pytest.fixture(scope="module")
+def cache_(tmp_path_factory: pytest.TempPathFactory) -> object:
+    """A table cache of a module's own (its cut-down games' tables)."""
+    from dicetray.rules.advisor.cache import TableCache
+
+    return TableCache(tmp_path_factory.mktemp("small-tables"))

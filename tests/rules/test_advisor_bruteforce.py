@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from dicetray.rules import RuleSet, ScoreContext, Sheet, load_ruleset
-from dicetray.rules.advisor.cache import TableCache
 
 BOXES = """
 [[boxes]]
@@ -154,16 +153,6 @@ def expectimax(rs: RuleSet) -> Fraction:
 
 
 MODES = ["none", "forced-joker", "free-joker", "lower-joker", "kniffel", "book"]
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("small-games")
-
-
-@pytest.fixture(scope="module")
-def cache_(tmp_path_factory: pytest.TempPathFactory) -> TableCache:
-    return TableCache(tmp_path_factory.mktemp("small-tables"))
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -21,7 +21,6 @@ from test_advisor_bruteforce import MODES, hands, small_game
 from dicetray.firmware.cli import main
 from dicetray.rules import RuleSet, ScoreContext, Sheet
 from dicetray.rules.advisor.advice import OptionKind, Situation, advise, plan_for
-from dicetray.rules.advisor.cache import TableCache
 from dicetray.rules.advisor.distribution import Distribution, score_distribution
 from dicetray.rules.advisor.errors import Unsolvable
 from dicetray.rules.advisor.spread import score_spread
@@ -70,16 +69,6 @@ def advisor_play(table: StrategyTable, rs: RuleSet) -> dict[int, Fraction]:
         return dict(out)
 
     return future(remember(Sheet(rs)))
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("small-games")
-
-
-@pytest.fixture(scope="module")
-def cache_(tmp_path_factory: pytest.TempPathFactory) -> TableCache:
-    return TableCache(tmp_path_factory.mktemp("small-tables"))
 
 
 def as_array(exact: dict[int, Fraction]) -> np.ndarray:
