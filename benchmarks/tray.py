@@ -81,16 +81,13 @@ def roll_parts(rolls: int, seed: int) -> list[dict[str, float]]:
 def serve(seed: int) -> tuple[Any, Any, int]:
     """A simulated tray served on a free port: the tray, a function that stops the server,
     the port."""
-    from waitress import create_server
-
-    from dicetray.web.app import create_app, stop
+    from dicetray.web.app import Serving, create_app
 
     folder = tempfile.mkdtemp()
     tray = open_tray(folder, simulate=True, fast=True, seed=seed, code="BENCH")
     app = create_app(tray.table, secret_key=os.urandom(32))
-    server = create_server(app, host="127.0.0.1", port=0, threads=32)
-    threading.Thread(target=server.run, daemon=True).start()
-    return tray, lambda: stop(app, server), server.effective_port
+    serving = Serving(app, host="127.0.0.1", port=0, threads=32)
+    return tray, serving.stop, serving.port
 
 
 def load(clients: int, seconds: float, seed: int) -> dict[str, float]:

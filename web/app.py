@@ -29,7 +29,7 @@ from dicetray.web.api import api, register_errors
 from dicetray.web.camera import CameraStreams
 from dicetray.web.pages import pages_blueprint
 
-__all__ = ["Server", "WebSettings", "create_app", "stop", "stop_streams"]
+__all__ = ["Server", "Serving", "WebSettings", "create_app", "stop", "stop_streams"]
 
 
 @dataclass(frozen=True)
@@ -111,3 +111,32 @@ def stop(app: Flask, server: Server) -> None:
     settings = app.extensions["web_settings"]
     server.task_dispatcher.shutdown(cancel_pending=True, timeout=4 * settings.stop_check_s)
     server.close()
+
+
+class Serving:
+    """``app`` served by waitress from a thread of its own (the tests, the benchmarks, a
+    program that embeds the tray; ``dicetray run`` serves from its main thread instead).
+    ``options`` go to waitress's ``create_server``; :meth:`stop` stops it as :func:`stop`
+    does and waits for its thread."""
+
+    def __init__(self, app: Flask, **options: Any) -> None:
+        from waitress import create_server
+
+        self.app = app
+        self.server = create_server(app, **options)
+        self.port: int = self.server.effective_port
+        self._thread = threading.Thread(target=self._run, name="waitress", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.server.run()
+        except OSError:
+            # closed from another thread, the loop finds its sockets gone: that is its end
+            if not self.app.extensions["stopping"].is_set():
+                raise
+
+    def stop(self) -> None:
+        stop(self.app, self.server)
+        self._thread.join(timeout=5)
+

@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import http.client
 import json
-import threading
 import time
 from collections import Counter
 from typing import Any
 
 import pytest
-from waitress import create_server
 
 from dicetray.firmware.store import Store
 from dicetray.firmware.table import start_thread
 from dicetray.rules import Match, load_ruleset
-from dicetray.web.app import create_app, stop
+from dicetray.web.app import Serving, create_app
 
 pytestmark = pytest.mark.slow
 
@@ -62,11 +60,9 @@ class Phone:
 def served(sim_tray):
     tray = sim_tray(seed=21, code="PLAY", run=start_thread)
     app = create_app(tray.table, secret_key=b"e" * 32)
-    server = create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield tray, Phone(server.effective_port)
-    stop(app, server)
+    serving = Serving(app, host="127.0.0.1", port=0, threads=8)
+    yield tray, Phone(serving.port)
+    serving.stop()
 
 
 def truth(tray) -> Counter:

@@ -7,7 +7,6 @@ run --simulate --fast``. Chromium is Debian's, driven by Playwright.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -15,10 +14,9 @@ from typing import Any
 import pytest
 from helpers import CHROMIUM, CODE, PHONE
 from playwright.sync_api import Browser, Page, sync_playwright
-from waitress import create_server
 
 from dicetray.firmware.table import start_thread
-from dicetray.web.app import create_app, stop
+from dicetray.web.app import Serving, create_app
 
 pytestmark = pytest.mark.slow
 
@@ -34,13 +32,11 @@ def served(sim_tray) -> Iterator[Served]:
     tray = sim_tray(seed=21, code=CODE, run=start_thread)
     app = create_app(tray.table, secret_key=b"pages-test" * 4)
     # each open page holds one thread on the live stream
-    server = create_server(app, host="127.0.0.1", port=0, threads=32)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    serving = Serving(app, host="127.0.0.1", port=0, threads=32)
     try:
-        yield Served(f"http://127.0.0.1:{server.effective_port}", tray)
+        yield Served(f"http://127.0.0.1:{serving.port}", tray)
     finally:
-        stop(app, server)
+        serving.stop()
 
 
 @pytest.fixture(scope="session")
