@@ -203,13 +203,10 @@ def api(args: argparse.Namespace) -> None:
     """GET /api/advice through a simulated tray's web server (waitress), over the situations
     of whole games played by the advice itself; timed once the table is loaded."""
     import os
-    import threading
-
-    from waitress import create_server
 
     from dicetray.firmware.tray import open_tray
     from dicetray.rules.advisor.cache import load_table
-    from dicetray.web.app import create_app
+    from dicetray.web.app import Serving, create_app
 
     cache = Path(args.cache or tempfile.mkdtemp())
 
@@ -219,10 +216,9 @@ def api(args: argparse.Namespace) -> None:
     folder = tempfile.mkdtemp()
     tray = open_tray(folder, simulate=True, fast=True, seed=args.seed, code="BENCH",
                      advisor_loader=loader)
-    server = create_server(create_app(tray.table, secret_key=os.urandom(32)),
-                           host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=server.run, daemon=True).start()
-    phone = _Phone(server.effective_port)
+    serving = Serving(create_app(tray.table, secret_key=os.urandom(32)),
+                      host="127.0.0.1", port=0, threads=8)
+    phone = _Phone(serving.port)
     state = phone.call("POST", "/api/join", {"code": "BENCH", "name": "Bench"})
     ready_at = None
     timings: dict[int, list[float]] = {}
@@ -257,7 +253,7 @@ def api(args: argparse.Namespace) -> None:
             else:
                 state = phone.call("POST", "/api/score", {"version": state["version"],
                                                           "box": best["box"]})
-    server.close()
+    serving.stop()
     tray.close()
     print(f"table ready {ready_at:.1f} s after the first game started (loaded or computed)")
     every = sorted(t for spent in timings.values() for t in spent)
