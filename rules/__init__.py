@@ -45,6 +45,7 @@ from dicetray.rules.events import (
     loads,
 )
 from dicetray.rules.game import Game, Match
+from dicetray.rules.limits import read_bytes
 from dicetray.rules.loader import list_options, list_rulesets, load_ruleset
 from dicetray.rules.ruleset import (
     BoxSpec,
@@ -110,5 +111,6 @@ __all__ = [
     "list_rulesets",
     "load_ruleset",
     "loads",
+    "read_bytes",
     "throw",
 ]

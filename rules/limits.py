@@ -67,14 +67,14 @@ class Limits:
 LIMITS = Limits()
 
 
-def read_text(path: str | os.PathLike[str], limit: int = LIMITS.max_file_bytes) -> str:
-    """The UTF-8 text of a regular file of at most ``limit`` bytes (a BOM is dropped).
+def read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; OSError otherwise.
 
-    OSError for a file that is missing, not regular or too large (without reading it,
-    and without waiting on a FIFO); ValueError for a name with a NUL byte or text that is
-    not UTF-8.
+    Opening does not block on a FIFO, and a device, folder or FIFO is refused before
+    anything is read, so ``/dev/zero`` ends at once. Rule files and event logs are read
+    through it, and so are the reader's frames, calibrations and teaching files.
 
-    >>> read_text("/dev/zero")
+    >>> read_bytes("/dev/zero", 10)
     Traceback (most recent call last):
     ...
     OSError: [Errno 22] not a regular file: '/dev/zero'
@@ -93,8 +93,24 @@ def read_text(path: str | os.PathLike[str], limit: int = LIMITS.max_file_bytes) 
             data = handle.read(limit + 1)
     finally:
         os.close(fd)
-    if len(data) > limit:
+    if len(data) > limit:  # grew while being read
         raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", os.fspath(path))
+    return data
+
+
+def read_text(path: str | os.PathLike[str], limit: int = LIMITS.max_file_bytes) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes (a BOM is dropped).
+
+    OSError for a file that is missing, not regular or too large (without reading it,
+    and without waiting on a FIFO); ValueError for a name with a NUL byte or text that is
+    not UTF-8.
+
+    >>> read_text("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    OSError: [Errno 22] not a regular file: '/dev/zero'
+    """
+    data = read_bytes(path, limit)
     return data.decode("utf-8-sig")  # a byte-order mark (Notepad) is fine
 
 

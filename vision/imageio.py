@@ -31,9 +31,7 @@ dicetray.vision.imageio.ImageFileError: .../grey.png: not a complete image (the 
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
-import stat
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from dicetray.rules import read_bytes
 from dicetray.vision.errors import FrameError
 
 __all__ = [
@@ -91,36 +90,6 @@ def printable(path: str | os.PathLike[str] | bytes) -> str:
     """
     text = os.fsencode(path).decode("utf-8", "backslashreplace")
     return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
-
-
-def read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes; OSError otherwise.
-
-    Opening does not block on a FIFO, and a device, folder or FIFO is refused before
-    anything is read, so ``/dev/zero`` ends at once.
-
-    >>> read_bytes("/dev/zero", 10)
-    Traceback (most recent call last):
-    ...
-    OSError: [Errno 22] not a regular file: '/dev/zero'
-    """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(errno.EISDIR, "is a folder", os.fspath(path))
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
-        if info.st_size > limit:
-            raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", os.fspath(path))
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            data = handle.read(limit + 1)
-    finally:
-        os.close(fd)
-    if len(data) > limit:  # grew while being read
-        raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", os.fspath(path))
-    return data
 
 
 def read_image(path: str | os.PathLike[str], limits: ImageLimits = LIMITS) -> np.ndarray:
