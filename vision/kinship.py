@@ -22,12 +22,15 @@ _NONE = CLASSES.index("none")
 
 
 def look_alike(img: np.ndarray, dropped: list[Die], known: list[Die], unread: list[Die],
-               seen: dict[int, np.ndarray], finds: list, st: ReaderSettings) -> list[Die]:
+               seen: dict[int, np.ndarray], finds: list, st: ReaderSettings, *,
+               read: bool = False) -> list[Die]:
     """The bare finds the classifier did not read (``dropped``) that look like a die read
     in the frame (``known``; ``look_alike``), are about as large as the other ``finds``
     (``like_size``), die-shaped (``alike_round``) and a die to the classifier
     (``alike_none``), and are no die already shown (``known``, ``unread``) found twice:
-    each shown in doubt with the value the classifier finds likeliest.
+    each shown in doubt with the value the classifier finds likeliest. With ``read``,
+    the dropped finds hold a value the pips read, which they keep: a die to the
+    classifier is then one whose value it finds likelier than no die.
     """
     kin = [d.found for d in known if d.found is not None]
     if not dropped or not kin:
@@ -39,14 +42,18 @@ def look_alike(img: np.ndarray, dropped: list[Die], known: list[Die], unread: li
     for die in sorted(dropped, key=lambda d: d.found.score if d.found else 0.0, reverse=True):
         cand, p = die.found, seen[id(die)]
         assert cand is not None
-        if (float(p[_NONE]) > st.alike_none or near(cand, shown, st.twice)
+        not_die = (float(p[_NONE]) >= float(p[die.value]) if read
+                   else float(p[_NONE]) > st.alike_none)
+        if (not_die or near(cand, shown, st.twice)
                 or not 1 / st.like_size <= cand.size / mid <= st.like_size
                 or patch_roundness(img, cand, st.patch * cand.size) < st.alike_round
                 or colour_gap(body(img, cand, st.middle), bodies) > st.look_alike):
             continue
         shown.append(cand)
-        die.value = 1 + int(np.argmax(p[1:7]))
-        die.confidence = float(p[die.value])
+        if not read:
+            die.value = 1 + int(np.argmax(p[1:7]))
+        die.confidence = min(die.confidence, float(p[die.value])) if read else float(
+            p[die.value])
         die.problem = Reason.AMBIGUOUS
         die.detail = f"die at {{where}} is found faintly and read unsurely as a {die.value}"
         out.append(die)

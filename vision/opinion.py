@@ -278,10 +278,18 @@ class Opinion:
                      and int(np.argmax(p)) in (_UNREADABLE, 1, _NONE))
             return faint or d.found.size < small
 
-        for d in dice:
-            if d.found is not None and stray(d):
-                why[d.found] = Why.SPECK
+        strays = [d for d in dice if stray(d)]
         dice = [d for d in dice if not stray(d)]
+        # ... unless it looks like the dice read here (their body's colour, size and
+        # shape): a die showing a 1 whose small pip the classifier is unsure of, shown in
+        # doubt (dropped, the answer would be a die short and look sure)
+        kin = look_alike(self.img, strays, dice, [], seen,
+                         [d.found for d in (*dice, *strays) if d.found is not None], st,
+                         read=True)
+        for d in strays:
+            if d.found is not None and all(k is not d for k in kin):
+                why[d.found] = Why.SPECK
+        dice = [*dice, *kin]
         # the classifier was trained on rendered dice: where it reads two or more of the
         # faces the pips read cleanly otherwise, and the top face's pips bear out none of
         # its values, it is not reading these dice, and its disagreement is no evidence
