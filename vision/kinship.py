@@ -67,7 +67,9 @@ def set_apart(img: np.ndarray, unread: list[Die], dice: list[Die],
     read cleanly (``dice``), or whose size is off theirs by more than ``unlike_size``,
     when those dice are a set (two at least, alike in colour): a clip on the tray's rim
     or a knot in the wood is not a die, and must not refuse a roll the dice themselves
-    read cleanly. A find the frame cuts is kept (refused)."""
+    read cleanly. A find the frame cuts is kept (refused) unless its colour is unlike
+    theirs: its size says nothing (a die half out of the frame is found small), its
+    middle's colour is its own (a clip on the rim at the frame's edge is no white die)."""
     clean = [d.found for d in dice if d.value and not d.problem and d.found is not None]
     if len(clean) < 2 or not unread:
         return unread, []
@@ -81,10 +83,11 @@ def set_apart(img: np.ndarray, unread: list[Die], dice: list[Die],
     kept, unlike = [], []
     for die in unread:
         cand = die.found
-        if die.value or cand is None or cut(cand, frame, st.cut_face):
+        if die.value or cand is None:
             kept.append(die)
             continue
-        off = not 1 / st.unlike_size <= cand.size / size <= st.unlike_size
+        off = (not cut(cand, frame, st.cut_face)
+               and not 1 / st.unlike_size <= cand.size / size <= st.unlike_size)
         (unlike if off or colour_gap(body(img, cand, st.middle), bodies) > st.unlike_colour
          else kept).append(die)
     return kept, unlike
