@@ -2,8 +2,10 @@
 
 Each photo is read; for each die found the players confirm its value (Enter keeps the
 value read, a digit 1-6 corrects it, ``s`` skips the die); the confirmed dice are added
-to the teaching file (made if missing), which ``dicetray read --teaching FILE`` uses. A
-teaching file that is damaged or foreign is refused with the reason, and left as it is.
+to the teaching file (made if missing), which ``dicetray read --teaching FILE`` uses.
+Without ``--teaching`` the file is the tray's own, ``teaching.json`` in the data directory
+(``--data-dir``), which ``dicetray run`` reads with and adds the players' corrections to.
+A teaching file that is damaged or foreign is refused with the reason, and left as it is.
 """
 
 from __future__ import annotations
@@ -29,18 +31,30 @@ def _confirm(value: int, where: str) -> int | None:
 
 @click.command("teach")
 @click.argument("images", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--teaching", "target", type=click.Path(dir_okay=False), required=True,
-              help="Teaching file to add the confirmed dice to (made if missing).")
+@click.option("--teaching", "target", type=click.Path(dir_okay=False), default=None,
+              help="Teaching file to add the confirmed dice to (made if missing; default: "
+                   "the tray's own, teaching.json in the data directory).")
 @click.option("--dice", type=click.IntRange(min=1), default=None, help="Number of dice.")
-def teach(images: tuple[str, ...], target: str, dice: int | None) -> None:
+@click.pass_context
+def teach(ctx: click.Context, images: tuple[str, ...], target: str | None,
+          dice: int | None) -> None:
     """Confirm the dice in IMAGE... so the reader learns this tray's dice."""
     import cv2
 
+    from dicetray.firmware.learning import TEACHING_FILE, write_teaching
+    from dicetray.firmware.paths import ensure_data_dir
     from dicetray.vision import read as read_frame
     from dicetray.vision.errors import TeachingError
     from dicetray.vision.teaching import Teaching, confirmed
 
-    path = Path(target)
+    if target is None:
+        folder = (ctx.obj or {}).get("data_dir")
+        try:
+            path = ensure_data_dir(folder) / TEACHING_FILE
+        except OSError as exc:
+            raise click.ClickException(f"cannot use the data directory: {exc}") from None
+    else:
+        path = Path(target)
     try:
         teaching = Teaching.load(path) if path.exists() else Teaching()
     except TeachingError as exc:
@@ -61,9 +75,12 @@ def teach(images: tuple[str, ...], target: str, dice: int | None) -> None:
                 values.append(value)
         for event in confirmed(frame, kept, values):
             teaching = teaching.apply(event)
-    teaching.save(path)
+    try:
+        write_teaching(teaching, path)
+    except OSError as exc:
+        raise click.ClickException(f"{path}: cannot be written ({exc.strerror or exc})") from None
     click.echo(f"{path}: {len(teaching.examples) - before} dice learnt, "
                f"{len(teaching.examples)} in all")
 
 
-teach.params.append(data_dir_option("teach keeps nothing there; the file is --teaching"))
+teach.params.append(data_dir_option("the tray's teaching.json there, unless --teaching"))
