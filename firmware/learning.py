@@ -72,11 +72,13 @@ class Teacher(Protocol):
 class LearningSettings:
     """The numbers of learning in play."""
 
-    kept_per_value: int = 200
-    """Confirmed dice kept per value, the newest: a prototype is their mean answer, and
-    200 put its spread under a fourteenth of one die's; the oldest make way, so a new set
-    of dice or a changed light takes over, and the file stays under 250 KB (it is written
-    whole at every correction)."""
+    kept_per_value: int = 50
+    """Confirmed dice kept per value, the newest: a prototype is their mean answer, and 50
+    put its spread at a seventh of one die's; the oldest make way, so a new set of dice or
+    a changed light takes over. The reader weighs every die against every kept one: a full
+    teaching of 50 a value adds 1-5 ms to a read, of 200 about 12 ms
+    (``benchmarks/learning.py``, docs/benchmarks.md); the file, written whole at each
+    correction, stays under 50 KB."""
 
 
 @dataclass(frozen=True)
@@ -230,11 +232,12 @@ class Learning:
                 self.note = "nothing learnt: no die could be matched to the values given"
                 return 0
             events = self.teacher(frame, [d for d, _ in pairs], [v for _, v in pairs])
+            # as the file will hold them (and the next start read them): answers rounded
+            events = Teaching.from_json(Teaching(tuple(events)).to_json()).examples
             teaching = self.teaching
             for event in events:
                 teaching = teaching.apply(event)
-            # as the file holds it (and the next start reads it): its answers rounded
-            teaching = Teaching.from_json(self._trimmed(teaching).to_json())
+            teaching = self._trimmed(teaching)
             self._save(teaching)
             self.teaching = teaching
             self.note = f"{len(events)} dice learnt"
