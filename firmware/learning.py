@@ -32,7 +32,7 @@ import json
 import os
 import threading
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +49,7 @@ __all__ = [
     "Die",
     "Learning",
     "LearningSettings",
+    "Lesson",
     "Teacher",
     "pair",
     "write_teaching",
@@ -108,6 +109,16 @@ class Die:
         if not 1 <= value <= 6 or size <= 0:
             return None
         return cls(value, x, y, size, str(data.get("zone", "unknown")))
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A reading the players gave values for: its frame, its dice, and their values (all
+    the dice's)."""
+
+    frame: Any
+    dice: tuple[Die, ...]
+    values: tuple[int, ...]
 
 
 def pair(dice: Sequence[Die], values: Sequence[int]) -> list[tuple[Die, int]]:
@@ -231,9 +242,7 @@ class Learning:
             if not pairs:
                 self.note = "nothing learnt: no die could be matched to the values given"
                 return 0
-            events = self.teacher(frame, [d for d, _ in pairs], [v for _, v in pairs])
-            # as the file will hold them (and the next start read them): answers rounded
-            events = Teaching.from_json(Teaching(tuple(events)).to_json()).examples
+            events = self._answers(frame, pairs)
             teaching = self.teaching
             for event in events:
                 teaching = teaching.apply(event)
@@ -242,6 +251,34 @@ class Learning:
             self.teaching = teaching
             self.note = f"{len(events)} dice learnt"
             return len(events)
+
+    def relearn(self, lessons: Iterable[Lesson]) -> int:
+        """Learn anew from ``lessons``, oldest first (the corrections the tray stored):
+        their dice are learnt (the newest kept), then the file as it stands, kept or
+        refused, is moved aside as :meth:`forget` does and the new one written; how many
+        dice were learnt."""
+        with self._lock:
+            teaching, learnt, taught = Teaching(), 0, 0
+            for lesson in lessons:
+                pairs = pair(lesson.dice, lesson.values)
+                if not pairs:
+                    continue
+                events = self._answers(lesson.frame, pairs)
+                for event in events:
+                    teaching = teaching.apply(event)
+                teaching = self._trimmed(teaching)
+                learnt, taught = learnt + len(events), taught + 1
+            self.forget()
+            self._save(teaching)
+            self.teaching = teaching
+            self.note = f"relearnt: {learnt} dice from {taught} corrections"
+            return learnt
+
+    def _answers(self, frame: Any, pairs: Sequence[tuple[Die, int]]) -> tuple[Confirmed, ...]:
+        """The confirmed dice of ``pairs`` on ``frame``, with the classifier's answers
+        rounded as the file will hold them (and the next start read them)."""
+        events = self.teacher(frame, [d for d, _ in pairs], [v for _, v in pairs])
+        return Teaching.from_json(Teaching(tuple(events)).to_json()).examples
 
     def _trimmed(self, teaching: Teaching) -> Teaching:
         keep = self.settings.kept_per_value

@@ -228,6 +228,38 @@ class TestSharedWithTheCommandLine:
         assert len(Teaching.load(path).examples) == 7  # the command's dice kept
 
 
+    def test_teach_from_corrections_learns_anew_what_play_taught(self, sim_tray, tmp_path):
+        folder = tmp_path / "tray"
+        path = folder / TEACHING_FILE
+        tray = sim_tray(seed=11, folder=folder, teaching_file=path)
+        table, reader = tray.table, Asking()
+        asked(tray, reader)
+        table.correct(table.version, truth(tray))
+        table.roll(table.version)
+        table.correct(table.version, truth(tray))
+        played = Teaching.load(path)
+        assert len(played.examples) == 10
+        before = path.read_bytes()
+
+        result = CliRunner().invoke(main, ["--data-dir", str(folder), "teach",
+                                           "--from-corrections"])
+        assert result.exit_code == 0, result.output
+        assert "relearnt: 10 dice from 2 corrections" in result.output
+        # anew, not added to: the same dice, on the same stored frames; the old file aside
+        assert Teaching.load(path) == played
+        assert path.with_name("teaching.forgotten.json").read_bytes() == before
+        table.roll(table.version)
+        assert reader.given[-1] == played  # the running tray reads with it
+
+    def test_teach_needs_photos_or_corrections_and_a_trays_store(self, tmp_path):
+        result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "teach"])
+        assert result.exit_code != 0 and "--from-corrections" in result.output
+        result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "teach",
+                                           "--from-corrections"])
+        assert result.exit_code != 0 and "no tray's store here" in result.output
+        assert not (tmp_path / TEACHING_FILE).exists()
+
+
 class TestPairing:
     def test_a_die_on_the_ledge_is_never_given_a_value_it_was_not_read_as(self):
         dice = [Die(5, 0, 0, 9, "ledge"), Die(2, 9, 0, 9, "tray")]
