@@ -111,9 +111,11 @@ class TestLearningInPlay:
     def test_dice_typed_by_hand_without_a_reading_teach_nothing(self, sim_tray):
         tray = sim_tray(seed=11)
         table = tray.table
-        asked(tray, Asking())
-        table.reading, table.reading_id = None, None  # as when the camera was lost
-        table.correct(table.version, truth(tray))
+        table.new_game(table.version, "yahtzee", ["Ann"])
+        tray.rig.sim.unplug_camera()
+        state = table.roll(table.version)
+        assert state["cycle"] == "needs-help" and state["manual"]
+        table.correct(table.version, [1, 2, 3, 4, 6])
         assert table.teaching_status()["dice"] == 0
         assert not (tray.data_dir / SIMULATED_TEACHING_FILE).exists()
 
