@@ -537,8 +537,11 @@ class Table:
         try:
             return self.learning.learn(frame, [d for d in found if d is not None], values)
         except (TrayError, VisionError) as exc:
-            self.learning.note = f"nothing learnt: {' '.join(str(exc).split())}"
-            return 0
+            why = str(exc)
+        except Exception as exc:  # the roll is entered already: a lesson never undoes it
+            why = f"{type(exc).__name__}: {exc}"
+        self.learning.note = f"nothing learnt: {' '.join(why.split())}"
+        return 0
 
     def teaching_status(self) -> dict[str, Any]:
         """What the tray has learnt of its dice: the file's standing (ok, missing, bad and

@@ -135,6 +135,21 @@ class TestLearningInPlay:
         assert path.read_bytes() == before
 
 
+    def test_a_lesson_that_fails_never_undoes_the_roll(self, sim_tray):
+        def broken(frame, dice, values):
+            raise RuntimeError("the classifier broke")
+
+        tray = sim_tray(seed=11)
+        table = tray.table
+        table.learning = Learning(tray.data_dir / SIMULATED_TEACHING_FILE, teacher=broken)
+        asked(tray, Asking())
+        state = table.correct(table.version, truth(tray))
+        assert state["cycle"] == "idle" and state["game"]["turn"]["dice"]
+        status = table.teaching_status()
+        assert status["note"] == "nothing learnt: RuntimeError: the classifier broke"
+        assert status["dice"] == 0 and list(tray.store.corrections())
+
+
 BAD_FILES = {
     "not-json": ("{oops", "not a teaching file"),
     "foreign": (json.dumps({"kind": "dicetray-calibration", "version": 1}),
