@@ -17,6 +17,7 @@ that runs it at once).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hmac
 import math
 import random
@@ -65,6 +66,7 @@ from dicetray.firmware.errors import (
     TrayError,
     WrongCode,
 )
+from dicetray.firmware.learning import Die, Learning
 from dicetray.firmware.ledge import Seen, throw_from
 from dicetray.firmware.views import Views
 from dicetray.rules import (
@@ -96,9 +98,11 @@ NAME = re.compile(r"[^\x00-\x1f\x7f]{1,24}")
 
 
 class Reader(Protocol):
-    """Reads the dice in a frame (:func:`dicetray.vision.read`)."""
+    """Reads the dice in a frame (:func:`dicetray.vision.read`), with what the players
+    taught the tray (a :class:`~dicetray.vision.teaching.Teaching`, None: untaught)."""
 
-    def __call__(self, frame: Any, calibration: Any = None, dice: int | None = None) -> Any: ...
+    def __call__(self, frame: Any, calibration: Any = None, dice: int | None = None, *,
+                 teaching: Any = None) -> Any: ...
 
 
 class StoreLike(Protocol):
@@ -140,6 +144,7 @@ class Table:
         advisor_loader: TableLoader | None = None,
         advisor_run: Runner = start_daemon,
         calibrating: Calibrating | None = None,
+        learning: Learning | None = None,
     ) -> None:
         self.store = store
         self.advisor_dir = advisor_dir
@@ -155,6 +160,7 @@ class Table:
         self.calibrating = calibrating or Calibrating(
             None, calibration=calibration,
             image_size=camera.size if camera is not None else self.config.camera.size)
+        self.learning = learning or Learning(None)
         self._camera = threading.Lock()  # one user of the camera at a time: a roll, the view
         self._camera_work = ""  # what calibrating is doing with the camera ("" = nothing)
         self._camera_note = ""  # why the camera's settings could not be set
@@ -202,6 +208,9 @@ class Table:
                 "flags": list(self.flags),
                 "calibration": {"status": str(self.calibrating.standing),
                                 "why": self.calibrating.problem},
+                "teaching": {"status": str(self.learning.standing),
+                             "why": self.learning.problem,
+                             "dice": sum(self.learning.counts().values())},
             }
             self._told = (self.version, state)
             return state
@@ -484,7 +493,9 @@ class Table:
     def correct(self, version: int, dice: Sequence[int]) -> dict[str, Any]:
         """The players' values for an unsure reading, or the dice typed by hand.
 
-        ``dice`` are the thrown dice in position order, or all the dice.
+        ``dice`` are the thrown dice in position order, or all the dice. The reading's dice
+        the values can be matched to teach the reader (:meth:`learn`), whether the players
+        corrected them or confirmed them as read.
         """
         if not isinstance(dice, list | tuple) or not all(
                 isinstance(v, int) and not isinstance(v, bool) for v in dice):
@@ -494,14 +505,59 @@ class Table:
             if self.cycle.phase is not Phase.NEEDS_HELP:
                 raise Busy(f"nothing to correct: the tray is {self.cycle.phase}",
                            code="nothing-to-correct")
-            self._game()
+            game = self._game()
+            turn = game.turn
+            kept = [turn.dice[p] for p in turn.held] if turn.rolled else []
+            every = list(dice) if len(dice) == game.ruleset.dice else kept + list(dice)
             self._act(Rolled(tuple(dice)))
             if self.reading_id is not None and self.reading is not None:
                 self.store.add_correction(
                     self.reading_id, reader=[d["value"] for d in self.reading["dice"]],
                     players=list(dice))
+                self.learn(self.reading_id, self.reading["dice"], every)
             self._feed(Resolved())
             return self.state()
+
+    # -- teaching the reader -----------------------------------------------------------------
+
+    def learn(self, reading_id: int, dice: Sequence[Any], values: Sequence[int]) -> int:
+        """Teach the reader the dice of stored reading ``reading_id`` (its JSON ``dice``)
+        the players gave ``values`` for (all the dice's), on the frame stored for it; how
+        many dice were learnt. What stops it (no frame kept, a refused teaching file, a
+        file that cannot be written) is noted in :meth:`teaching_status`, never raised:
+        the players' values are in the game and the store either way."""
+        from dicetray.vision.errors import VisionError
+
+        path = self.frame(reading_id)
+        frame = _decoded(path) if path is not None else None
+        if frame is None:
+            self.learning.note = f"nothing learnt: no frame is kept for reading {reading_id}"
+            return 0
+        found = [Die.from_json(d) for d in dice]
+        try:
+            return self.learning.learn(frame, [d for d in found if d is not None], values)
+        except (TrayError, VisionError) as exc:
+            why = str(exc)
+        except Exception as exc:  # the roll is entered already: a lesson never undoes it
+            why = f"{type(exc).__name__}: {exc}"
+        self.learning.note = f"nothing learnt: {' '.join(why.split())}"
+        return 0
+
+    def teaching_status(self) -> dict[str, Any]:
+        """What the tray has learnt of its dice: the file's standing (ok, missing, bad and
+        why), how many confirmed dice of each value it holds, what the last lesson came
+        to; with the state's version."""
+        with self._lock:
+            return {"version": self.version, **self.learning.to_json()}
+
+    def forget_teaching(self, version: int) -> dict[str, Any]:
+        """Forget what the players taught: the teaching file (a refused one too) is moved
+        aside and the reader reads untaught from the next roll on."""
+        with self._lock:
+            self._check(version, idle=False)
+            self.learning.forget()
+            self._bump()
+        return self.teaching_status()
 
     # -- calibrating from a phone -----------------------------------------------------------
 
@@ -544,7 +600,8 @@ class Table:
                 return cached
             frame = self._capture()
             try:
-                reading = self._reader()(frame, calibrating.live_calibration(), dice=dice)
+                reading = self._reader()(frame, calibrating.live_calibration(), dice=dice,
+                                         teaching=self.learning.taught)
             except Exception:  # a frame the reader chokes on (too dark, say) is still shown
                 reading = None
             return calibrating.view(frame, reading, zones=zones)
@@ -602,7 +659,8 @@ class Table:
                     sim.tray.roll()
                     self.rig.clock.sleep(sim.tray.tumble_s)
                 frames.append(self._capture())
-            self.calibrating.save(frames, dice=dice, reader=self._reader(), force=force)
+            reader = functools.partial(self._reader(), teaching=self.learning.taught)
+            self.calibrating.save(frames, dice=dice, reader=reader, force=force)
 
         return self._calibrate(version, "saving the calibration", work)
 
@@ -744,7 +802,8 @@ class Table:
         frame = self._frame
         with self._lock:
             dice = self.match.ruleset.dice if self.match is not None else None
-        reading = self._reader()(frame, self.calibration, dice=dice)
+        reading = self._reader()(frame, self.calibration, dice=dice,
+                                 teaching=self.learning.taught)
         data = reading.to_json()
         data.pop("image", None)
         reading_id = self.store.add_reading(data, frame=self._encode(frame),
@@ -984,6 +1043,13 @@ def _last_game(events: Sequence[Event]) -> tuple[Event, ...]:
         return ()
     last = max((i for i, e in enumerate(events) if isinstance(e, NextGame)), default=0)
     return (events[0], *events[last + 1:]) if last else tuple(events)
+
+
+def _decoded(path: Any) -> Any:
+    """A stored frame file as a BGR image (None when it cannot be read)."""
+    import cv2
+
+    return cv2.imread(str(path), cv2.IMREAD_COLOR)
 
 
 def _name(name: Any) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 from dicetray.firmware.calibrating import Calibrating
 from dicetray.firmware.coach import Runner, TableLoader, start_daemon
 from dicetray.firmware.config import TrayConfig, load_config
+from dicetray.firmware.learning import SIMULATED_TEACHING_FILE, TEACHING_FILE, Learning
 from dicetray.firmware.rig import Rig, build_rig
 from dicetray.firmware.secret import join_code
 from dicetray.firmware.store import Store
@@ -56,6 +57,7 @@ def open_tray(
     reader: Reader | None = None,
     calibration: Any = None,
     calibration_file: str | os.PathLike[str] | None = None,
+    teaching_file: str | os.PathLike[str] | None = None,
     run: Any = start_thread,
     advisor_loader: TableLoader | None = None,
     advisor_run: Runner = start_daemon,
@@ -66,7 +68,9 @@ def open_tray(
     ``calibration_file`` is where the calibration is kept and a phone's calibration saved
     (the data directory's ``calibration.json``, or the simulated tray's own file); given,
     it is read as a real tray's is: missing or damaged, the tray runs uncalibrated and the
-    phones are told why."""
+    phones are told why. ``teaching_file`` is what the players taught the reader (the data
+    directory's ``teaching.json``, the simulated tray's ``teaching.sim.json``): damaged
+    or foreign, it is left as it is and the tray reads untaught, saying why."""
     folder = Path(data_dir)
     folder.mkdir(parents=True, exist_ok=True)
     config = config or load_config(config_file)
@@ -78,11 +82,15 @@ def open_tray(
     store = None
     try:
         calibrating = _calibrating(rig, folder, seed, config, calibration, calibration_file)
+        if teaching_file is None:
+            teaching_file = folder / (SIMULATED_TEACHING_FILE if rig.simulated else TEACHING_FILE)
+        learning = Learning.load(teaching_file)
         store = Store(folder)
         store.tidy_frames()  # frames a crash left without their reading
         table = Table(store=store, code=code or join_code(), rig=rig, reader=reader,
                       config=config, run=run, rng=random.Random(seed),
                       advisor_dir=folder / "advisor", calibrating=calibrating,
+                      learning=learning,
                       advisor_loader=advisor_loader, advisor_run=advisor_run)
     except BaseException:
         rig.close()

@@ -351,6 +351,16 @@ def post_calibration_save() -> Response:
     return jsonify(_table().save_calibration(body["version"], body.get("force", False)))
 
 
+@api.get("/teaching")
+def get_teaching() -> Response:
+    return jsonify(_table().teaching_status())
+
+
+@api.post("/teaching/forget")
+def post_teaching_forget() -> Response:
+    return jsonify(_table().forget_teaching(_acting()["version"]))
+
+
 # -- errors, in one place -------------------------------------------------------------------------
 
 

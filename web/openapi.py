@@ -46,6 +46,9 @@ _STATE = {
         "flags": {"type": "array", "items": {"type": "string"}},
         "calibration": {"type": "object", "description": "the camera calibration's `status` "
                         "(ok, missing, bad) and `why`"},
+        "teaching": {"type": "object", "description": "what the players taught the reader: "
+                     "the teaching file's `status` (ok, missing, bad), `why`, and how many "
+                     "confirmed `dice` it holds"},
         "you": {"type": "object"},
     },
 }
@@ -74,6 +77,24 @@ _CALIBRATION = {
         "can_focus": {"type": "boolean"},
         "dice": {"type": "integer"},
         "busy": {"type": "boolean"},
+    },
+}
+_TEACHING = {
+    "type": "object",
+    "required": ["version", "status", "why", "dice", "values"],
+    "properties": {
+        "version": {"type": "integer"},
+        "status": {"type": "string", "enum": ["ok", "missing", "bad"]},
+        "why": {"type": "string", "description": "why the teaching file was refused (the "
+                "tray reads untaught and learns nothing until it is forgotten)"},
+        "file": {"type": "string", "nullable": True},
+        "dice": {"type": "integer", "description": "confirmed dice learnt"},
+        "values": {"type": "object", "description": "confirmed dice per value, '1' to '6'",
+                   "additionalProperties": {"type": "integer"}},
+        "kept_per_value": {"type": "integer",
+                           "description": "the newest kept of each value"},
+        "note": {"type": "string", "description": "what the last lesson came to, or why "
+                 "it taught nothing"},
     },
 }
 _ZONES_QUERY = [{"name": "zones", "in": "query", "required": False,
@@ -231,6 +252,15 @@ def document() -> dict[str, Any]:
             "answer's report is the one dicetray calibrate prints",
             {"force": {"type": "boolean", "description": "replace a good calibration even "
                        "when this one reads unsure"}}, []),
+        "/api/teaching": _read(
+            "what the players taught the reader of their dice: the teaching file's standing "
+            "(ok, missing, bad and why) and the confirmed dice per value",
+            schema={"$ref": "#/components/schemas/Teaching"}),
+        "/api/teaching/forget": _command(
+            "forget what the players taught: the teaching file is moved aside "
+            "(teaching.forgotten.json) and the reader reads untaught", {}, [],
+            answer="Teaching", said="the teaching's standing",
+            errors=(400, 401, 403, 409, 413)),
         "/api/join": {"post": {
             "summary": "join the table with its code (sets the session cookie)",
             "requestBody": {"required": True, "content": {"application/json": {"schema": {
@@ -265,5 +295,5 @@ def document() -> dict[str, Any]:
                  "description": "The dice tray's table: state, live updates and commands."},
         "paths": paths,
         "components": {"schemas": {"Error": _ERROR, "State": _STATE,
-                                   "Calibration": _CALIBRATION}},
+                                   "Calibration": _CALIBRATION, "Teaching": _TEACHING}},
     }

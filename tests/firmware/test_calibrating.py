@@ -159,8 +159,8 @@ class TestSaving:
         calibrated(tray)
         good = (tmp_path / "calibration.json").read_bytes()
 
-        def doubtful(frame, calibration=None, dice=None):
-            reading = read(frame, calibration, dice)
+        def doubtful(frame, calibration=None, dice=None, *, teaching=None):
+            reading = read(frame, calibration, dice, teaching=teaching)
             return dataclasses.replace(reading, status="unsure",
                                        reason="ambiguous: a test's doubt")
 
@@ -259,10 +259,10 @@ class TestTheCameraIsShared:
         reading = threading.Event()
         go_on = threading.Event()
 
-        def slow(frame, calibration=None, dice=None):
+        def slow(frame, calibration=None, dice=None, *, teaching=None):
             reading.set()
             go_on.wait(30)
-            return read(frame, calibration, dice)
+            return read(frame, calibration, dice, teaching=teaching)
 
         tray = opened()
         table = tray.table
@@ -313,7 +313,7 @@ def test_the_report_is_json_ready(opened):
 
 
 def test_a_frame_the_reader_fails_on_is_still_shown(opened):
-    def broken(frame, calibration=None, dice=None):
+    def broken(frame, calibration=None, dice=None, *, teaching=None):
         raise ValueError("the reader broke")
 
     tray = opened(reader=broken)

@@ -141,11 +141,12 @@ class Doubtful:
 
         self.read, self.left, self.reason, self.calls = read, times, reason, 0
 
-    def __call__(self, frame, calibration=None, dice=None):
+    def __call__(self, frame, calibration=None, dice=None, *, teaching=None):
         from dicetray.vision import Reading
 
         self.calls += 1
-        reading = self.read(frame, calibration, dice=dice)
+        self.taught = teaching
+        reading = self.read(frame, calibration, dice=dice, teaching=teaching)
         if self.left > 0:
             self.left -= 1
             return Reading("unsure", self.reason, reading.dice)

@@ -289,7 +289,7 @@ def test_every_code_a_phone_can_be_told_has_german_words():
              "bad-players", "bad-name", "no-frame", "cannot-save", "not-found", "forbidden",
              "bad-request", "request-entity-too-large", "unsupported-media-type",
              "method-not-allowed", "no-empty-tray", "not-calibrated", "no-camera",
-             "too-many-views"}
+             "too-many-views", "teaching-not-saved"}
     codes = _codes(RulesError) | _codes(TableError) | given
     assert not {c for c in codes if f"said.{c}" not in german}
     for trouble in Trouble:

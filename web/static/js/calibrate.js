@@ -7,6 +7,7 @@ import { ApiError, get, post, put } from "./api.js";
 import { $, banner, frame, s } from "./dom.js";
 import { t } from "./i18n.js";
 import { Live } from "./live.js";
+import { renderTeaching, startTeaching, updateTeaching } from "./teaching.js";
 
 let cal = null; // GET /api/calibration
 let failed = null; // why it could not be loaded
@@ -25,9 +26,11 @@ const ZONES = ["tray", "ledge"];
 const live = new Live((state) => {
   simulated = Boolean(state.simulated);
   if (!cal || state.version > cal.version) load();
+  updateTeaching(state, null);
 });
 live.onYou = (next) => {
   you = next;
+  updateTeaching(null, next);
   render();
 };
 
@@ -338,7 +341,11 @@ async function command(what, send, path, body = {}) {
 }
 
 async function main() {
-  await frame(render);
+  await frame(() => {
+    render();
+    renderTeaching();
+  });
+  startTeaching(() => live.version);
   $("#cal-empty").addEventListener("click", () => command("empty", post, "/api/calibration/empty"));
   $("#cal-save").addEventListener("click", () => command("save", post, "/api/calibration/save"));
   $("#cal-force").addEventListener("click", () =>
