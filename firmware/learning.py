@@ -28,18 +28,17 @@ teach --data-dir`` added while the tray ran are kept, not written over.
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from dicetray.firmware.calibrating import Standing
 from dicetray.firmware.errors import NotReady
+from dicetray.rules import sync_folder
 from dicetray.vision.errors import TeachingError
 from dicetray.vision.teaching import Confirmed, Teaching, confirmed
 
@@ -52,7 +51,6 @@ __all__ = [
     "Lesson",
     "Teacher",
     "pair",
-    "write_teaching",
 ]
 
 #: The tray's teaching file in its data directory (``dicetray teach`` adds to it too).
@@ -296,7 +294,7 @@ class Learning:
         if self.path is None:
             return
         try:
-            write_teaching(teaching, self.path)
+            teaching.save(self.path)
         except OSError as exc:
             raise NotReady(f"the teaching file {self.path.name} could not be written: "
                            f"{exc.strerror or exc}", code="teaching-not-saved") from None
@@ -313,7 +311,7 @@ class Learning:
                 moved = path.with_name(f"{path.stem}.forgotten{path.suffix}")
                 try:
                     os.replace(path, moved)
-                    _sync_folder(path.parent)
+                    sync_folder(path.parent)
                 except OSError as exc:
                     raise NotReady(f"the teaching file {path.name} could not be moved aside: "
                                    f"{exc.strerror or exc}", code="teaching-not-saved") from None
@@ -321,20 +319,6 @@ class Learning:
             self._stamp = self._stat()
             self.note = f"forgotten: the old file is {moved.name}" if moved else "forgotten"
             return moved
-
-
-def write_teaching(teaching: Teaching, path: str | os.PathLike[str]) -> None:
-    """Write a teaching file as :meth:`Teaching.save` does, synced to disk before it takes
-    the old one's place: after a power cut the file is the new one or the old one, whole
-    (OSError when it cannot be written; the old file is then untouched).
-
-    >>> import tempfile, pathlib
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "teaching.json"
-    >>> write_teaching(Teaching(), path); Teaching.load(path) == Teaching()
-    True
-    """
-    data = (json.dumps(teaching.to_json(), indent=1) + "\n").encode()
-    _write_durably(Path(path), data)
 
 
 def _read(path: Path) -> tuple[Teaching | None, str]:
@@ -349,28 +333,3 @@ def _read(path: Path) -> tuple[Teaching | None, str]:
         if why.startswith(shown):
             why = path.name + why[len(shown):]
         return None, why or "not a teaching file"
-
-
-def _write_durably(path: Path, data: bytes) -> None:
-    """Write a file so that after a power cut it is whole on disk, or the old one is."""
-    temporary = path.with_name(f".{path.name}.tmp")
-    try:
-        with open(temporary, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-        _sync_folder(path.parent)
-    except OSError:
-        with suppress(OSError):
-            temporary.unlink(missing_ok=True)
-        raise
-
-
-def _sync_folder(folder: Path) -> None:
-    descriptor = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
-

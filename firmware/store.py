@@ -42,7 +42,7 @@ from typing import Any
 from dicetray.firmware import history, schema
 from dicetray.firmware.errors import StoreError
 from dicetray.firmware.history import GameSummary, HighScore
-from dicetray.rules import Event, Match, RulesError, Started
+from dicetray.rules import Event, Match, RulesError, Started, sync_folder, write_durably
 from dicetray.rules.events import from_dict, to_dict
 
 __all__ = [
@@ -152,7 +152,7 @@ class Store:
             raise StoreError(f"cannot create {self.frames}: {exc.strerror or exc}") from None
         self._conn: sqlite3.Connection | None = self._open()
         try:
-            _sync_folder(self.data_dir)  # the new database and frames/ are named on disk
+            sync_folder(self.data_dir)  # the new database and frames/ are named on disk
         except OSError as exc:
             self.close()
             raise StoreError(f"cannot sync {self.data_dir}: {exc.strerror or exc}") from None
@@ -569,24 +569,8 @@ def _reading_text(reading: Mapping[str, Any]) -> str:
 
 
 def _write_durably(path: Path, data: bytes) -> None:
-    """Write a file so that it is whole on disk, or absent, after a power cut."""
-    temporary = path.with_name(f".{path.name}.tmp")
+    """Write a frame so that it is whole on disk, or absent, after a power cut."""
     try:
-        with open(temporary, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-        _sync_folder(path.parent)  # the rename itself is on disk
+        write_durably(path, data)
     except OSError as exc:
-        with suppress(OSError):
-            temporary.unlink(missing_ok=True)
         raise StoreError(f"cannot write the frame {path}: {exc.strerror or exc}") from None
-
-
-def _sync_folder(folder: Path) -> None:
-    descriptor = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)

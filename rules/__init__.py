@@ -44,8 +44,8 @@ from dicetray.rules.events import (
     dumps,
     loads,
 )
+from dicetray.rules.files import read_bytes, sync_folder, write_durably
 from dicetray.rules.game import Game, Match
-from dicetray.rules.limits import read_bytes
 from dicetray.rules.loader import list_options, list_rulesets, load_ruleset
 from dicetray.rules.ruleset import (
     BoxSpec,
@@ -112,5 +112,7 @@ __all__ = [
     "load_ruleset",
     "loads",
     "read_bytes",
+    "sync_folder",
     "throw",
+    "write_durably",
 ]

@@ -22,14 +22,14 @@ ValueError: boxes[0].params.n: 1180591620717411303424 is past the 64-bit integer
 
 from __future__ import annotations
 
-import errno
 import functools
 import os
 import re
-import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from dicetray.rules.files import read_bytes
 
 __all__ = ["LIMITS", "Limits", "check_toml", "check_tree", "read_text"]
 
@@ -65,37 +65,6 @@ class Limits:
 
 
 LIMITS = Limits()
-
-
-def read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes; OSError otherwise.
-
-    Opening does not block on a FIFO, and a device, folder or FIFO is refused before
-    anything is read, so ``/dev/zero`` ends at once. Rule files and event logs are read
-    through it, and so are the reader's frames, calibrations and teaching files.
-
-    >>> read_bytes("/dev/zero", 10)
-    Traceback (most recent call last):
-    ...
-    OSError: [Errno 22] not a regular file: '/dev/zero'
-    """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(errno.EISDIR, "is a folder", os.fspath(path))
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
-        if info.st_size > limit:
-            raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", os.fspath(path))
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            data = handle.read(limit + 1)
-    finally:
-        os.close(fd)
-    if len(data) > limit:  # grew while being read
-        raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", os.fspath(path))
-    return data
 
 
 def read_text(path: str | os.PathLike[str], limit: int = LIMITS.max_file_bytes) -> str:

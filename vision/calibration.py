@@ -544,12 +544,11 @@ def _read_background(png: Path, cal: Calibration, path: Path) -> np.ndarray:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
+    from dicetray.rules import write_durably
+
     try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
+        write_durably(path, data)  # the new file or the old one, whole, after a power cut
     except OSError as exc:  # a full disk, a read-only folder: nothing half-written is left
-        tmp.unlink(missing_ok=True)
         raise CalibrationError(f"{_shown(path)}: cannot write the file "
                                f"({exc.strerror or exc})") from None
 

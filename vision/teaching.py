@@ -147,11 +147,12 @@ class Teaching:
                 "checksum": _checksum(examples)}
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the teaching file (atomically: a crash leaves the old file whole)."""
-        path = Path(path)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n")
-        os.replace(tmp, path)
+        """Write the teaching file, synced to disk before it takes the old one's place:
+        after a power cut the file is the new one or the old one, whole (OSError when it
+        cannot be written; the old file is then untouched)."""
+        from dicetray.rules import write_durably
+
+        write_durably(path, (json.dumps(self.to_json(), indent=1) + "\n").encode())
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Teaching:

@@ -71,7 +71,6 @@ def teach(ctx: click.Context, images: tuple[str, ...], target: str | None,
 def _confirm_photos(images: tuple[str, ...], path: Path, dice: int | None) -> None:
     import cv2
 
-    from dicetray.firmware.learning import write_teaching
     from dicetray.vision import read as read_frame
     from dicetray.vision.errors import TeachingError
     from dicetray.vision.teaching import Teaching, confirmed
@@ -97,7 +96,7 @@ def _confirm_photos(images: tuple[str, ...], path: Path, dice: int | None) -> No
         for event in confirmed(frame, kept, values):
             teaching = teaching.apply(event)
     try:
-        write_teaching(teaching, path)
+        teaching.save(path)
     except OSError as exc:
         raise click.ClickException(f"{path}: cannot be written ({exc.strerror or exc})") from None
     click.echo(f"{path}: {len(teaching.examples) - before} dice learnt, "
