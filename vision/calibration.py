@@ -134,8 +134,8 @@ class Calibration:
     beside the JSON holding the empty tray; the pixels themselves travel with the
     object (see :meth:`background_image`). ``layouts``: where these dice draw each face's
     pips, learnt from the dice frames (:class:`~dicetray.vision.layouts.LearntLayout`,
-    one per face value learnt; :func:`~dicetray.vision.layouts.layouts_from` makes the
-    layouts the reader fits from them).
+    one per face value learnt; :func:`~dicetray.vision.layouts.face_layouts` makes the
+    layouts the reader fits and checks faces by from them).
     """
 
     image_size: tuple[int, int]

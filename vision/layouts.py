@@ -16,9 +16,10 @@ True
 
 Dice differ: on some a 6's columns sit close together, on others a 2's pips sit towards
 the centre. :func:`learn_layout` learns where one face value's pips sit on the dice of one
-tray, from the pips of dice read cleanly there (the calibration does this with its dice
-frames), and :func:`layouts_from` gives the six layouts with each learnt face in place
-of the fixed one:
+tray, from the pips of dice seen there (the calibration does this with its dice frames),
+and :func:`layouts_from` gives the six layouts with each learnt face in place of the fixed
+one; :func:`face_layouts` makes them the :class:`FaceLayouts` that :func:`fit_layout`
+fits a tray's faces to (the reader takes them from its calibration):
 
 >>> close = np.array([(-0.2, -0.34), (-0.2, 0.0), (-0.2, 0.34),
 ...                   (0.2, -0.34), (0.2, 0.0), (0.2, 0.34)])

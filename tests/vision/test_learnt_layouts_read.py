@@ -205,3 +205,17 @@ def test_a_calibration_learns_from_its_frames_the_faces_its_reader_refused() -> 
     # the same calibration without them refuses the rolls it reads
     bare = replace(calibration, layouts=())
     assert not any(reader(sketch(d, seed=9), bare, 5).ok for d in FAR_ROLLS)
+
+
+def test_a_learnt_face_with_a_pip_where_its_layout_has_none_is_refused() -> None:
+    # a 2 of this tray (pips drawn in) with a third pip on a blank corner of the grid:
+    # no face of these dice looks so, and it is not read as the 2 its learnt pips make
+    marked = (*spots(2, spread=0.16), (0.27, -0.27))
+    dice = (SketchDie(2, 600, 500, EDGE, 25, face=marked), _die(3, 900, 500, 10, CLOSE),
+            _die(5, 1200, 500, 50, CLOSE), _die(4, 900, 800, 70, CLOSE))
+    clean = (_die(2, 600, 500, 25, CLOSE), *dice[1:])
+    classifier = Sketched(clean, sure=0.4)
+    assert _right(read(sketch(clean), _calibration(CLOSE), dice=4, classifier=classifier),
+                  clean)
+    roll = read(sketch(dice), _calibration(CLOSE), dice=4, classifier=classifier)
+    assert not roll.ok and roll.kind == "ambiguous", roll.reason
