@@ -42,7 +42,8 @@ from typing import Any
 import numpy as np
 
 __all__ = ["GRID", "LAYOUTS", "PIP_SHARE", "FaceLayouts", "LayoutFit", "LearntLayout",
-           "face_layouts", "fit_layout", "layouts_from", "learn_layout", "value_of_spots"]
+           "drawn_otherwise", "face_layouts", "fit_layout", "layouts_from", "learn_layout",
+           "value_of_spots"]
 
 #: The nine grid positions of a face, in units of the pip offset ``a``.
 GRID = np.array([(gx, gy) for gy in (-1, 0, 1) for gx in (-1, 0, 1)], float)
@@ -108,6 +109,12 @@ class LayoutFit:
     def learnt(self) -> bool:
         """Whether it was fitted to a layout learnt from the tray's own dice."""
         return self.layout is not None
+
+    @property
+    def unusual(self) -> bool:
+        """Whether it was fitted to a learnt layout that the fixed one does not explain
+        (:func:`drawn_otherwise`): a face that dice commonly do not show."""
+        return self.layout is not None and drawn_otherwise(self.value, self.layout)
 
     def pips(self) -> np.ndarray:
         """Where its layout's pips lie, image px (in the order of its layout's spots)."""
@@ -229,15 +236,18 @@ def fit_layout(points: np.ndarray, layouts: FaceLayouts | None = None) -> Layout
     """The layout that explains ``points`` (n x 2 image px), or None when none does.
 
     One to six pips are tried against the layout with that many pips: the one these
-    dice were seen to draw when ``layouts`` (learnt on the tray) hold it, else the fixed
-    one; a one-pip fit has a unit map (its scale and angle come from elsewhere).
+    dice were seen to draw when ``layouts`` (learnt on the tray) hold it, then the fixed
+    one (a face seen at a slant the learnt one was not, say); a one-pip fit has a unit map
+    (its scale and angle come from elsewhere).
     """
     n = len(points)
     if n == 1:
         return LayoutFit(1, points[0].astype(float), np.eye(2), 0.0)
     if layouts is not None and n in layouts.values:
         fit = layouts.fit(points.astype(float))
-    elif n in (2, 3):
+        if fit is not None and fit.residual <= MAX_RESIDUAL:
+            return fit
+    if n in (2, 3):
         fit = _fit_diagonal(points.astype(float))
     elif n in (4, 5, 6):
         fit = _fit_affine(points.astype(float), n)
@@ -391,6 +401,27 @@ def layouts_from(learnt: Any = None) -> dict[int, np.ndarray]:
     for face in faces:
         out[face.value] = np.array(face.spots, float) / unit
     return out
+
+
+def drawn_otherwise(value: int, spots: np.ndarray) -> bool:
+    """Whether a face ``value`` whose pips lie at ``spots`` (grid units, the face's frame,
+    at these dice's own scale) is drawn otherwise than the fixed layout: the rms distance
+    from each pip to the nearest of the fixed layout's, turned either way, is more than a
+    fit allows (:data:`MAX_RESIDUAL`).
+
+    >>> drawn_otherwise(2, np.array([(-0.9, -0.9), (0.9, 0.9)]))
+    False
+    >>> drawn_otherwise(2, np.array([(-0.55, -0.55), (0.55, 0.55)]))
+    True
+    >>> drawn_otherwise(6, LAYOUTS[6] * (0.6, 1.0))
+    True
+    """
+    spots = np.asarray(spots, float)
+    best = math.inf
+    for fixed in (LAYOUTS[value], LAYOUTS[value][:, ::-1]):
+        gaps = np.hypot(*(spots[:, None, :] - fixed[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+        best = min(best, math.sqrt(float((gaps ** 2).mean())))
+    return best > MAX_RESIDUAL
 
 
 def _learnt_of(learnt: Any) -> tuple[LearntLayout, ...]:

@@ -219,3 +219,17 @@ def test_a_learnt_face_with_a_pip_where_its_layout_has_none_is_refused() -> None
                   clean)
     roll = read(sketch(dice), _calibration(CLOSE), dice=4, classifier=classifier)
     assert not roll.ok and roll.kind == "ambiguous", roll.reason
+
+
+def test_the_classifier_is_still_heeded_against_a_face_drawn_as_usual() -> None:
+    # a tray of common dice learnt its layouts too: they are the usual ones, which the
+    # classifier knows, so its word against one clean face still refuses the roll
+    usual = _faces(columns=1.0, two=0.27, three=0.27)
+    dice = (_die(6, 600, 500, 30, usual), _die(3, 900, 500, 10, usual),
+            _die(5, 1200, 500, 50, usual), _die(4, 900, 800, 70, usual))
+    calibration = _calibration(usual)
+    layouts = face_layouts(calibration)
+    assert layouts is not None and 6 in layouts.values
+    roll = read(sketch(dice), calibration, dice=4, classifier=Sketched(dice, misreads={6: 4}))
+    assert not roll.ok and "6 but it looks like a 4" in roll.reason
+    assert _right(read(sketch(dice), calibration, dice=4, classifier=Sketched(dice)), dice)
