@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from dicetray.vision.errors import CalibrationError
-from dicetray.vision.layouts import LearntLayout, learn_layout
+from dicetray.vision.layouts import LearntLayout, fit_layout, learn_layout
 
 CALIBRATION_VERSION = 1
 """The version written into every calibration file; other versions are refused."""
@@ -134,8 +134,8 @@ class Calibration:
     beside the JSON holding the empty tray; the pixels themselves travel with the
     object (see :meth:`background_image`). ``layouts``: where these dice draw each face's
     pips, learnt from the dice frames (:class:`~dicetray.vision.layouts.LearntLayout`,
-    one per face value learnt; :func:`~dicetray.vision.layouts.layouts_from` makes the
-    layouts the reader fits from them).
+    one per face value learnt; :func:`~dicetray.vision.layouts.face_layouts` makes the
+    layouts the reader fits and checks faces by from them).
     """
 
     image_size: tuple[int, int]
@@ -629,9 +629,7 @@ def build_calibration(
         die_size = float(np.median([d.size for r in seen for d in r]))
         blobs = [[(d.size, _disc((height, width), d), 1) for d in r] for r in seen]
     die_color, pip_color = _dice_colours(shots, blobs, die_size, cv2)
-    layouts = _learn_layouts(shots, [list(r.dice) if r is not None and r.ok else []
-                                     for r in alone],
-                             die_color, pip_color)
+    layouts = _learn_layouts(shots, seen, die_color, pip_color)
     if tray is None:
         # the floor seen in the empty tray lies below the dice's top faces, which a
         # tilted camera sees a little further out: widen the zone by half a die
@@ -688,29 +686,30 @@ MIN_PIP = 0.05
 
 def _learn_layouts(shots: Sequence[np.ndarray], seen: Sequence[Sequence[Any]],
                    die_color: BGR, pip_color: BGR) -> tuple[LearntLayout, ...]:
-    """Where these dice draw each face's pips: on every die ``seen`` (read cleanly: in a
-    frame read alone and answered) whose pips are found as many as its value, their offsets
-    from its centre in shares of its edge as the dice detector measures it (the reader's
-    own yardstick for a die), averaged per face value over the dice seen
-    (:func:`~dicetray.vision.layouts.learn_layout`). A face whose mean makes no such face
-    (a pip of another die or a mark counted in) is not learnt."""
+    """Where these dice draw each face's pips: on every die ``seen`` (read alone, each with
+    a centre and an angle), the blobs nearer the pips' colour than the body's inside its
+    face, their offsets from its centre in shares of its edge as the dice detector measures
+    it (the reader's own yardstick for a die), counted as the face of that many pips when
+    they make one (:func:`~dicetray.vision.layouts.fit_layout`), averaged per face value
+    over the dice seen (:func:`~dicetray.vision.layouts.learn_layout`). A face whose mean
+    makes no such face (a pip of another die or a mark counted in) is not learnt."""
     from collections import defaultdict
 
     from dicetray.vision.detector import find_dice
 
     faces: defaultdict[int, list[np.ndarray]] = defaultdict(list)
     for shot, dice in zip(shots, seen, strict=True):
-        # not by confidence: the classifier, unsure of dice unlike those it learnt (a 6
-        # with close columns), makes them unsure exactly where their layout is to learn
-        clean = [d for d in dice if 1 <= d.value <= 6]
-        finds = find_dice(shot) if clean else []
-        for die in clean:
+        # counted, not taken from the reading: a die unlike those the reader knows (a 6
+        # with close columns) is refused or shown with the classifier's value exactly where
+        # its layout is to learn, and a refused frame's other dice are as clean
+        finds = find_dice(shot) if dice else []
+        for die in dice:
             near = min(finds, key=lambda c: math.hypot(c.x - die.x, c.y - die.y), default=None)
             if near is None or math.hypot(near.x - die.x, near.y - die.y) > 0.5 * near.size:
                 continue
             pips = _pips_on(shot, die, float(near.size), die_color, pip_color)
             if pips is not None:
-                faces[die.value].append(pips)
+                faces[len(pips)].append(pips)
     learnt = []
     for value in sorted(faces):
         try:
@@ -724,9 +723,10 @@ def _learn_layouts(shots: Sequence[np.ndarray], seen: Sequence[Sequence[Any]],
 
 def _pips_on(shot: np.ndarray, die: Any, edge: float, die_color: BGR,
              pip_color: BGR) -> np.ndarray | None:
-    """The pips of a die read (its value, centre and angle), as offsets from its centre
-    in shares of ``edge``, turned into the face's own frame: the blobs nearer the pips'
-    colour than the body's inside its face; None unless there are as many as its value."""
+    """The pips of a die read (its centre and angle), as offsets from its centre in shares
+    of ``edge``, turned into the face's own frame: the blobs nearer the pips' colour than
+    the body's inside its face; None unless there are two to six and they make a face of
+    as many pips (a 1 tells no layout)."""
     import cv2
 
     reach = math.ceil(PIP_WINDOW * edge * math.sqrt(2)) + 1
@@ -742,12 +742,24 @@ def _pips_on(shot: np.ndarray, die: Any, edge: float, die_color: BGR,
     to_pip = np.linalg.norm(patch - np.array(pip_color, np.float32), axis=-1)
     to_body = np.linalg.norm(patch - np.array(die_color, np.float32), axis=-1)
     mask = (inside & (to_pip < to_body)).astype(np.uint8)
-    count, _, stats, centres = cv2.connectedComponentsWithStats(mask)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
     least = max(3.0, (MIN_PIP * edge) ** 2)
-    pips = [centres[i] for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= least]
-    if len(pips) != die.value:
+    # a blob running out of the square looked in is the floor past a corner of the die
+    # (a 1 tells no turn, so its square may be turned off the die's), not a pip
+    rim = inside & ~cv2.erode(inside.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    cut = set(np.unique(labels[rim]).tolist())
+    pips = [centres[i] for i in range(1, count)
+            if stats[i, cv2.CC_STAT_AREA] >= least and i not in cut]
+    if not 2 <= len(pips) <= 6:
         return None
     at = np.array(pips, float) + np.array([x0 - die.x, y0 - die.y])
+    fit = fit_layout(at)
+    if fit is None or fit.value != len(pips):
+        return None
+    # turned by the face's own turn as its pips show it (the die's reading may have another
+    # value, a 1's turn is none)
+    theta = math.atan2(fit.affine[1, 0], fit.affine[0, 0])
+    turn = np.array([[math.cos(theta), math.sin(theta)], [-math.sin(theta), math.cos(theta)]])
     return at @ turn.T / edge
 
 

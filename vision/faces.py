@@ -14,12 +14,16 @@ straight cut into two groups that each fit one.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
 from dicetray.vision.layouts import LayoutFit, fit_layout
 
 __all__ = ["fit_or_split", "groups", "linkable"]
+
+#: Fits a layout to pips (n x 2 image px): a fit, or None when none fits.
+Fit = Callable[[np.ndarray], "LayoutFit | None"]
 
 
 def groups(n: int, pairs: np.ndarray) -> list[list[int]]:
@@ -72,7 +76,7 @@ def linkable(
 
 
 def _split_fits(
-    points: np.ndarray, accept, depth: int = 2
+    points: np.ndarray, accept, depth: int = 2, fitter: Fit = fit_layout
 ) -> list[tuple[list[int], LayoutFit]] | None:
     """The best straight cut of ``points`` into groups that each fit a layout.
 
@@ -85,8 +89,8 @@ def _split_fits(
     def fit_of(half: list[int]) -> LayoutFit | None:
         key = tuple(half)
         if key not in fitted:
-            fit = fit_layout(points[half])
-            fitted[key] = fit if fit is not None and accept(half, fit) else None
+            found = fitter(points[half])
+            fitted[key] = found if found is not None and accept(half, found) else None
         return fitted[key]
 
     best: tuple[float, list[tuple[list[int], LayoutFit]]] | None = None
@@ -103,7 +107,7 @@ def _split_fits(
                 if fit is not None:
                     parts.append([(half, fit)])
                 elif depth > 0 and len(half) > 6:
-                    sub = _split_fits(points[half], accept, depth - 1)
+                    sub = _split_fits(points[half], accept, depth - 1, fitter)
                     if sub is None:
                         break
                     parts.append([([half[i] for i in idx], f) for idx, f in sub])
@@ -129,28 +133,30 @@ def _inside(points: np.ndarray, fit: LayoutFit, half_edge: float) -> np.ndarray:
 
 
 def fit_or_split(
-    points: np.ndarray, accept, half_edge: float, side
+    points: np.ndarray, accept, half_edge: float, side, fit: Fit = fit_layout
 ) -> list[tuple[list[int], LayoutFit]] | None:
     """Fit one layout to ``points``; failing that, split them; else None.
 
     ``accept(indices, fit)`` vets a candidate fit (size, spacing, layout check). A split
     is either two groups that each fit, or one group that fits with every other pip off
     its face that ``side(face_indices, other_indices)`` judges a side face seen at an
-    angle (its pips more oval than the face's), whose pips are left unread.
+    angle (its pips more oval than the face's), whose pips are left unread. ``fit`` fits
+    a layout to pips (:func:`~dicetray.vision.layouts.fit_layout` with the fixed layouts
+    unless told).
     """
-    fit = fit_layout(points)
-    if fit is not None and accept(list(range(len(points))), fit):
-        return [(list(range(len(points))), fit)]
+    whole = fit(points)
+    if whole is not None and accept(list(range(len(points))), whole):
+        return [(list(range(len(points))), whole)]
     if len(points) < 2 or len(points) > 18:
         return None
-    both = _split_fits(points, accept)
+    both = _split_fits(points, accept, fitter=fit)
     if both is not None:
         return both
-    return _fit_with_leftover(points, accept, half_edge, side)
+    return _fit_with_leftover(points, accept, half_edge, side, fit)
 
 
 def _fit_with_leftover(
-    points: np.ndarray, accept, half_edge: float, side
+    points: np.ndarray, accept, half_edge: float, side, fit: Fit = fit_layout
 ) -> list[tuple[list[int], LayoutFit]] | None:
     n = len(points)
     best: tuple[tuple[int, float], list[tuple[list[int], LayoutFit]]] | None = None
@@ -166,13 +172,14 @@ def _fit_with_leftover(
                 if tuple(idx) in tried:
                     continue
                 tried.add(tuple(idx))
-                fit = fit_layout(points[idx])
-                if fit is None or not accept(idx, fit):
+                found = fit(points[idx])
+                if found is None or not accept(idx, found):
                     continue
                 rest = np.setdiff1d(np.arange(n), idx)
-                if _inside(points[rest], fit, half_edge).any() or not side(idx, rest.tolist()):
+                if (_inside(points[rest], found, half_edge).any()
+                        or not side(idx, rest.tolist())):
                     continue
-                key = (-len(idx), fit.residual)
+                key = (-len(idx), found.residual)
                 if best is None or key < best[0]:
-                    best = (key, [(idx, fit)])
+                    best = (key, [(idx, found)])
     return None if best is None else best[1]

@@ -16,9 +16,10 @@ True
 
 Dice differ: on some a 6's columns sit close together, on others a 2's pips sit towards
 the centre. :func:`learn_layout` learns where one face value's pips sit on the dice of one
-tray, from the pips of dice read cleanly there (the calibration does this with its dice
-frames), and :func:`layouts_from` gives the six layouts with each learnt face in place
-of the fixed one:
+tray, from the pips of dice seen there (the calibration does this with its dice frames),
+and :func:`layouts_from` gives the six layouts with each learnt face in place of the fixed
+one; :func:`face_layouts` makes them the :class:`FaceLayouts` that :func:`fit_layout`
+fits a tray's faces to (the reader takes them from its calibration):
 
 >>> close = np.array([(-0.2, -0.34), (-0.2, 0.0), (-0.2, 0.34),
 ...                   (0.2, -0.34), (0.2, 0.0), (0.2, 0.34)])
@@ -40,8 +41,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["GRID", "LAYOUTS", "PIP_SHARE", "LayoutFit", "LearntLayout", "fit_layout",
-           "layouts_from", "learn_layout", "value_of_spots"]
+__all__ = ["GRID", "LAYOUTS", "PIP_SHARE", "FaceLayouts", "LayoutFit", "LearntLayout",
+           "drawn_otherwise", "face_layouts", "fit_layout", "layouts_from", "learn_layout",
+           "value_of_spots"]
 
 #: The nine grid positions of a face, in units of the pip offset ``a``.
 GRID = np.array([(gx, gy) for gy in (-1, 0, 1) for gx in (-1, 0, 1)], float)
@@ -92,13 +94,32 @@ class LayoutFit:
     """A layout matched to pips: ``value``, face ``centre`` and the frame-to-image map.
 
     ``affine`` maps face-frame grid units (see :data:`GRID`) to image offsets from
-    ``centre``; ``residual`` is the rms misfit in grid units.
+    ``centre``; ``residual`` is the rms misfit in grid units; ``layout``: the pips (grid
+    units, the face's frame) of the layout a tray's dice were seen to draw that it was
+    fitted to (:class:`FaceLayouts`), None for the fixed one (:data:`LAYOUTS`).
     """
 
     value: int
     centre: np.ndarray
     affine: np.ndarray
     residual: float
+    layout: np.ndarray | None = None
+
+    @property
+    def learnt(self) -> bool:
+        """Whether it was fitted to a layout learnt from the tray's own dice."""
+        return self.layout is not None
+
+    @property
+    def unusual(self) -> bool:
+        """Whether it was fitted to a learnt layout that the fixed one does not explain
+        (:func:`drawn_otherwise`): a face that dice commonly do not show."""
+        return self.layout is not None and drawn_otherwise(self.value, self.layout)
+
+    def pips(self) -> np.ndarray:
+        """Where its layout's pips lie, image px (in the order of its layout's spots)."""
+        spots = LAYOUTS[self.value] if self.layout is None else self.layout
+        return self.centre + spots @ self.affine.T
 
     @property
     def offset(self) -> float:
@@ -159,19 +180,24 @@ def _ring(value: int) -> tuple[np.ndarray, np.ndarray]:
     return ring, np.linalg.pinv(ring)
 
 
-def _fit_affine(points: np.ndarray, value: int) -> LayoutFit | None:
+def _fit_affine(points: np.ndarray, value: int,
+                ring: tuple[np.ndarray, np.ndarray] | None = None,
+                mid_spot: np.ndarray | None = None,
+                layout: np.ndarray | None = None) -> LayoutFit | None:
+    """Fit a 4, 5 or 6 to ``points``: the fixed layout's ring, or the ``ring`` given (spots
+    in angular order and its pseudo-inverse) with a 5's centre pip at ``mid_spot``."""
     centre = points.mean(axis=0)
     rel = points - centre
     if value == 5:
         mid = int(np.argmin(np.hypot(rel[:, 0], rel[:, 1])))
         rel = np.delete(rel, mid, axis=0)
     obs = _by_angle(rel)
-    ring, solve = _ring(value)
+    ring_spots, solve = _ring(value) if ring is None else ring
     # least squares ring @ m = obs for every pairing at once (ring is the same each time)
-    paired = obs[_orders(len(ring))]  # pairings x k x 2
+    paired = obs[_orders(len(ring_spots))]  # pairings x k x 2
     m = solve @ paired  # pairings x 2 x 2
     det = np.abs(m[:, 0, 0] * m[:, 1, 1] - m[:, 0, 1] * m[:, 1, 0])
-    err = ((paired - ring @ m) ** 2).sum(axis=2).mean(axis=1)
+    err = ((paired - ring_spots @ m) ** 2).sum(axis=2).mean(axis=1)
     ok = det >= 1e-6
     if not ok.any():
         return None
@@ -180,9 +206,12 @@ def _fit_affine(points: np.ndarray, value: int) -> LayoutFit | None:
     best = int(np.flatnonzero(res <= res.min() * (1 + 1e-9))[0])
     affine, residual = m[best].T, float(res[best])
     if value == 5:
-        mid_err = float(np.hypot(*points[mid] - centre)) / math.sqrt(float(det[best]))
+        miss = points[mid] - centre
+        if mid_spot is not None:
+            miss = miss - affine @ mid_spot
+        mid_err = float(np.hypot(*miss)) / math.sqrt(float(det[best]))
         residual = math.hypot(residual, mid_err)
-    return LayoutFit(value, centre, affine, residual)
+    return LayoutFit(value, centre, affine, residual, layout)
 
 
 def _fit_diagonal(points: np.ndarray) -> LayoutFit | None:
@@ -203,15 +232,21 @@ def _fit_diagonal(points: np.ndarray) -> LayoutFit | None:
     return LayoutFit(value, ends.mean(axis=0), affine, res)
 
 
-def fit_layout(points: np.ndarray) -> LayoutFit | None:
+def fit_layout(points: np.ndarray, layouts: FaceLayouts | None = None) -> LayoutFit | None:
     """The layout that explains ``points`` (n x 2 image px), or None when none does.
 
-    One to six pips are tried against the layout with that many pips; a one-pip
-    fit has a unit map (its scale and angle come from elsewhere).
+    One to six pips are tried against the layout with that many pips: the one these
+    dice were seen to draw when ``layouts`` (learnt on the tray) hold it, then the fixed
+    one (a face seen at a slant the learnt one was not, say); a one-pip fit has a unit map
+    (its scale and angle come from elsewhere).
     """
     n = len(points)
     if n == 1:
         return LayoutFit(1, points[0].astype(float), np.eye(2), 0.0)
+    if layouts is not None and n in layouts.values:
+        fit = layouts.fit(points.astype(float))
+        if fit is not None and fit.residual <= MAX_RESIDUAL:
+            return fit
     if n in (2, 3):
         fit = _fit_diagonal(points.astype(float))
     elif n in (4, 5, 6):
@@ -360,11 +395,150 @@ def layouts_from(learnt: Any = None) -> dict[int, np.ndarray]:
     >>> layouts_from(None)[6].tolist() == LAYOUTS[6].tolist()
     True
     """
-    if learnt is not None and not isinstance(learnt, (list, tuple)):
-        learnt = getattr(learnt, "layouts", ())
-    faces = tuple(learnt or ())
+    faces = _learnt_of(learnt)
     out = {v: spots.copy() for v, spots in LAYOUTS.items()}
     unit = _unit(faces)
     for face in faces:
         out[face.value] = np.array(face.spots, float) / unit
     return out
+
+
+def drawn_otherwise(value: int, spots: np.ndarray) -> bool:
+    """Whether a face ``value`` whose pips lie at ``spots`` (grid units, the face's frame,
+    at these dice's own scale) is drawn otherwise than the fixed layout: the rms distance
+    from each pip to the nearest of the fixed layout's, turned either way, is more than a
+    fit allows (:data:`MAX_RESIDUAL`).
+
+    >>> drawn_otherwise(2, np.array([(-0.9, -0.9), (0.9, 0.9)]))
+    False
+    >>> drawn_otherwise(2, np.array([(-0.55, -0.55), (0.55, 0.55)]))
+    True
+    >>> drawn_otherwise(6, LAYOUTS[6] * (0.6, 1.0))
+    True
+    """
+    spots = np.asarray(spots, float)
+    best = math.inf
+    for fixed in (LAYOUTS[value], LAYOUTS[value][:, ::-1]):
+        gaps = np.hypot(*(spots[:, None, :] - fixed[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+        best = min(best, math.sqrt(float((gaps ** 2).mean())))
+    return best > MAX_RESIDUAL
+
+
+def _learnt_of(learnt: Any) -> tuple[LearntLayout, ...]:
+    if learnt is not None and not isinstance(learnt, (list, tuple)):
+        learnt = getattr(learnt, "layouts", ())
+    return tuple(learnt or ())
+
+
+@dataclass(frozen=True)
+class FaceLayouts:
+    """The layouts one tray's dice were seen to draw, as the reader fits them: per face
+    value learnt, its pips in grid units in the face's own frame (the unit these dice's
+    own corner-pip offset, see :func:`layouts_from`). A face of a value not learnt is
+    fitted to the fixed layout. Made by :func:`face_layouts`.
+
+    >>> close = ((-0.2, -0.34), (0.2, -0.34), (0.2, 0.0), (0.2, 0.34), (-0.2, 0.34),
+    ...          (-0.2, 0.0))
+    >>> tray = face_layouts([LearntLayout(6, close, 3)])
+    >>> six = np.array(close) * 100 + 50    # a 6 of this tray, 100 px to the edge
+    >>> fit = fit_layout(six, tray)
+    >>> fit.value, fit.learnt, round(fit.skew, 2), round(fit.residual, 3)
+    (6, True, 1.0, 0.0)
+    >>> round(fit_layout(six).skew, 2)      # the fixed 3x3 grid fits it squashed
+    1.7
+    """
+
+    faces: tuple[tuple[int, tuple[tuple[float, float], ...]], ...]
+
+    def __post_init__(self) -> None:
+        values = [v for v, _ in self.faces]
+        if len(set(values)) != len(values) or not all(2 <= v <= 6 for v in values):
+            raise ValueError(f"face layouts: values {values} (2..6, each once)")
+        for value, spots in self.faces:
+            if len(spots) != value:
+                raise ValueError(f"face layouts: a {value} with {len(spots)} pips")
+
+    @functools.cached_property
+    def values(self) -> frozenset[int]:
+        """The face values learnt."""
+        return frozenset(v for v, _ in self.faces)
+
+    @functools.cached_property
+    def _spots(self) -> dict[int, np.ndarray]:
+        return {v: np.array(spots, float) for v, spots in self.faces}
+
+    def spots(self, value: int) -> np.ndarray | None:
+        """Where face ``value``'s pips lie (grid units), None when it was not learnt."""
+        spots = self._spots.get(value)
+        return None if spots is None else spots.copy()
+
+    @functools.cached_property
+    def _rings(self) -> dict[int, tuple[tuple[np.ndarray, np.ndarray], np.ndarray | None]]:
+        """Per learnt 4, 5 or 6: its ring of pips in angular order round the ring's own
+        centre with the pseudo-inverse, and a 5's centre pip from that centre."""
+        out = {}
+        for value, spots in self._spots.items():
+            if value < 4:
+                continue
+            mid = None
+            ring = spots
+            if value == 5:
+                k = int(np.argmin(np.hypot(*(spots - spots.mean(axis=0)).T)))
+                ring = np.delete(spots, k, axis=0)
+            middle = ring.mean(axis=0)
+            if value == 5:
+                mid = spots[k] - middle
+            ring = _by_angle(ring - middle)
+            out[value] = ((ring, np.linalg.pinv(ring)), mid)
+        return out
+
+    def fit(self, points: np.ndarray) -> LayoutFit | None:
+        """The learnt layout with as many pips as ``points`` fitted to them (unchecked)."""
+        n = len(points)
+        spots = self._spots[n]
+        if n >= 4:
+            ring, mid = self._rings[n]
+            return _fit_affine(points, n, ring, mid, spots)
+        # a 2's pips, or a 3's corner pips, and a 3's middle one
+        ends_at, mid_at = _ends(spots)
+        if n == 2:
+            ends, res = points, 0.0
+        else:
+            mid, ends = _ends(points)[1], _ends(points)[0]
+        canon = ends_at[1] - ends_at[0]
+        if float(np.hypot(*(ends[1] - ends[0]))) < 1e-6 or float(np.hypot(*canon)) < 1e-9:
+            return None
+        affine = _similarity(ends[1] - ends[0], canon)
+        centre = ends.mean(axis=0) - affine @ ends_at.mean(axis=0)
+        if n == 3:
+            # misfit of the middle pip from where the learnt 3 draws it, in grid units
+            miss = mid - (centre + affine @ mid_at)
+            res = float(np.hypot(*miss)) / math.sqrt(abs(float(np.linalg.det(affine))))
+        return LayoutFit(n, centre, affine, res, spots)
+
+
+def _ends(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A diagonal face's end pips (2 x 2) and its middle pip (a 3's: the one nearest their
+    mean; a 2's: the mean itself)."""
+    if len(points) == 2:
+        return points, points.mean(axis=0)
+    k = int(np.argmin(np.hypot(*(points - points.mean(axis=0)).T)))
+    return np.delete(points, k, axis=0), points[k]
+
+
+def face_layouts(learnt: Any = None) -> FaceLayouts | None:
+    """The layouts the reader fits on a tray whose dice were seen to draw ``learnt``
+    (learnt layouts, or a calibration holding them as its ``layouts``), or None when
+    nothing was learnt (then the reader fits the fixed layouts only). A learnt 1 tells
+    nothing a fit could use.
+
+    >>> face_layouts(None) is None
+    True
+    """
+    faces = _learnt_of(learnt)
+    if not faces:
+        return None
+    grid = layouts_from(faces)
+    out = tuple((f.value, tuple((float(x), float(y)) for x, y in grid[f.value].tolist()))
+                for f in faces if f.value > 1)
+    return FaceLayouts(out) if out else None

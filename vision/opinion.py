@@ -14,7 +14,8 @@ looks like the dice read (:mod:`dicetray.vision.kinship`); so is a find the dete
 scores too low to keep that is smeared one way and that it is sure shows no face (a die
 blurred mid-tumble). Where it reads two or more clean faces of a frame otherwise and the
 top faces' pips bear out none of its values, it is not reading these dice: its
-disagreement is set aside there.
+disagreement is set aside there, and so it is against a clean face whose pips fit a
+layout the calibration learnt from the tray's own dice where that is unlike the usual one.
 """
 
 from __future__ import annotations
@@ -318,7 +319,12 @@ class Opinion:
                     die.value = value
                 continue
             best = int(np.argmax(p))
-            if not credible and id(die) in clean:
+            # a clean face whose pips fit a layout learnt from this tray's own dice, unlike
+            # the usual one: the calibration knows it, and the classifier (which learnt
+            # usual dice) alone is no evidence against it. Against usual faces it is heeded:
+            # on rendered trays two pips of a 5 or 6 whose others were missed fit a learnt
+            # usual 2 as well as the fixed one, and the classifier alone refused them
+            if id(die) in clean and (not credible or die.fit.unusual):
                 # a face whose pips fill its layout cleanly: the classifier is a second
                 # opinion only; where it reads another value the top face's pips must agree
                 if best != die.value and 1 <= best <= 6 and float(p[best]) >= st.fairly_sure:

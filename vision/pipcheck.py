@@ -1,15 +1,17 @@
 """Stage 2c, the faces checked: each face read off its whole 3x3 grid (every layout spot
 must hold a pip and every other spot must be blank, so a missed pip or a speck of dust
-is caught, not counted), and marked when it is cut by the frame, far from square compared
-with the faces of its value (a cocked die), of another size than the other dice, blurred,
-or beside a rounder-pipped face of its own die; each gets its confidence.
+is caught, not counted; a face fitted to a layout the tray's dice were seen to draw is
+read off that layout's pips and the grid's spots clear of them), and marked when it is
+cut by the frame, far from square compared with the faces of its value (a cocked die),
+of another size than the other dice, blurred, or beside a rounder-pipped face of its own
+die; each gets its confidence.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from dicetray.vision.layouts import value_of_spots
+from dicetray.vision.layouts import fit_layout, value_of_spots
 from dicetray.vision.measure import median, roundness, sample
 from dicetray.vision.pipfaces import Die
 from dicetray.vision.pipscene import Scene
@@ -59,9 +61,12 @@ def check(sc: Scene, dice: list[Die]) -> None:
             # read the face off the whole grid: a pip the finder missed still shows as
             # contrast on its spot, and a spot that is neither clearly pip nor clearly
             # blank face leaves the value in doubt
-            on_grid = _near_spots(sc, die, spots(sc, die))
-            on = on_grid >= st.spot_on
-            value = value_of_spots(on)
+            if fit.learnt:
+                value, on_grid, on = _learnt_grid(sc, die)
+            else:
+                on_grid = _near_spots(sc, die, spots(sc, die))
+                on = on_grid >= st.spot_on
+                value = value_of_spots(on)
             unclear = (on_grid > st.spot_off) & ~on
             if value is None or unclear.any():
                 die.problem = die.problem or Reason.AMBIGUOUS
@@ -74,7 +79,7 @@ def check(sc: Scene, dice: list[Die]) -> None:
             die.problem = die.problem or Reason.AMBIGUOUS
         if out:
             die.problem = Reason.EDGE
-        elif die.value >= 4 and (die.value in refs or die.value != 6):
+        elif die.value >= 4 and (die.value in refs or die.value != 6 or fit.learnt):
             ref = refs.get(die.value)
             dev = abs(fit.skew / ref - 1.0) if ref is not None else abs(fit.skew - 1.0)
             if dev > (st.cocked_aspect if ref is not None else st.cocked_square):
@@ -86,6 +91,31 @@ def check(sc: Scene, dice: list[Die]) -> None:
             die.problem = Reason.BLUR
         die.confidence = min(max(
             min(margin, 1.0) * (1.0 - fit.residual) * min(1.0, st.round_credit + r), 0.0), 1.0)
+
+
+def _learnt_grid(sc: Scene, die: Die) -> tuple[int | None, np.ndarray, np.ndarray]:
+    """A face fitted to a layout the tray's dice draw, read off its own spots: its
+    layout's pips, and the spots of the 3x3 grid at these dice's scale that lie clear of
+    them (:attr:`~dicetray.vision.settings.ReaderSettings.pip_apart`: nearer, a spot
+    reads as the pip beside it, and tells nothing). Returns (value, contrast on those
+    spots, which hold a pip): the face's value when its pips are all there and the other
+    spots blank; when a spot clear of them holds a pip too, the value of the layout that
+    all the pips seen make, if any; else None."""
+    p, st, fit = sc.pips, sc.st, die.fit
+    own = fit.pips()
+    grid = fit.grid()
+    d = median(p.d[die.pips])
+    apart = np.hypot(grid[:, None, 0] - own[None, :, 0], grid[:, None, 1] - own[None, :, 1])
+    clear = grid[apart.min(axis=1) >= st.pip_apart * d]
+    at = np.concatenate([own, clear])
+    contrast = spots(sc, die, at)
+    on = contrast >= st.spot_on
+    if not on[:len(own)].all():
+        return None, contrast, on
+    if not on[len(own):].any():
+        return die.value, contrast, on
+    more = fit_layout(at[on], sc.layouts)
+    return (None if more is None else more.value), contrast, on
 
 
 def _size_of(sc: Scene, die: Die) -> float:

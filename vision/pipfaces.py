@@ -19,7 +19,7 @@ import numpy as np
 
 from dicetray.vision.detector import Candidate
 from dicetray.vision.faces import fit_or_split
-from dicetray.vision.layouts import LayoutFit, fit_layout
+from dicetray.vision.layouts import FaceLayouts, LayoutFit, fit_layout
 from dicetray.vision.measure import cut, median, odd, pixels, sample
 from dicetray.vision.pips import PipMaps, Pips
 from dicetray.vision.pipscene import Scene, face_pips, face_tolerance, links, scene, widened
@@ -64,21 +64,28 @@ def _pip_size(sc: Scene, found: list[Die]) -> float | None:
 
 
 def analyse(img: np.ndarray, die_size: float | None, candidates: list[Candidate],
-            st: ReaderSettings = DEFAULT_SETTINGS) -> tuple[Scene, list[Die]]:
+            st: ReaderSettings = DEFAULT_SETTINGS,
+            layouts: FaceLayouts | None = None) -> tuple[Scene, list[Die]]:
     """Pick the working scale (from the calibration or the dice) and read the faces there:
-    only around the dice the detector found, when it found any."""
+    only around the dice the detector found, when it found any; faces are fitted to the
+    ``layouts`` the tray's dice were seen to draw (learnt at calibration) where given."""
     h, w = img.shape[:2]
+
+    def at(s: float, wins: list | None = None) -> Scene:
+        sc = scene(img, s, wins, st)
+        sc.layouts = layouts
+        return sc
+
     if die_size:
         s = min(st.max_upscale, st.work_pip / (st.pip_per_edge * die_size))
-        sc = scene(img, s, windows_around(candidates, s, img.shape, st) if candidates else None,
-                   st)
+        sc = at(s, windows_around(candidates, s, img.shape, st) if candidates else None)
         return sc, faces(sc)
     tried: list[tuple[Scene, list[Die]]] = []
     for side in (st.coarse_side, st.fine_side):
         s = min(1.0, side / max(h, w))
         if tried and abs(s - tried[-1][0].scale) < 1e-6:
             break
-        sc = scene(img, s, st=st)
+        sc = at(s)
         tried.append((sc, faces(sc)))
     # the scale at which most faces show two or more pips is the one that resolves them
     sc, found = max(tried, key=lambda t: sum(len(d.pips) >= 2 for d in t[1]))
@@ -88,7 +95,7 @@ def analyse(img: np.ndarray, die_size: float | None, candidates: list[Candidate]
     better = min(1.0, sc.scale * st.work_pip / d)
     if abs(better / sc.scale - 1.0) < st.rescale:
         return sc, found
-    sc = scene(img, better, st=st)
+    sc = at(better)
     return sc, faces(sc)
 
 
@@ -138,7 +145,8 @@ def _without_side_faces(sc: Scene, found: list[Die]) -> list[Die]:
 
 
 def faces(sc: Scene) -> list[Die]:
-    """The faces the pips make (groups that fit no layout are left to the detector's dice)."""
+    """The faces the pips make (groups that fit no layout are left to the detector's dice),
+    fitted to the scene's layouts."""
     p, st = sc.pips, sc.st
     found: list[Die] = []
     singles: list[int] = []
@@ -165,6 +173,7 @@ def faces(sc: Scene) -> list[Die]:
             lambda local, fit, m=members: accept([m[k] for k in local], fit),
             st.half_edge,
             lambda face, other, m=members: side([m[k] for k in face], [m[k] for k in other]),
+            lambda pts: fit_layout(pts, sc.layouts),
         )
         if fits is None:
             continue
@@ -387,7 +396,7 @@ def face_of(sc: Scene, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool
             return None
         return Die(1, LayoutFit(1, np.array([p.x[i], p.y[i]]), np.eye(2) * a, 0.0), a, [i],
                    dark, 1.0)
-    fit = fit_layout(np.stack([p.x[idx], p.y[idx]], axis=1))
+    fit = fit_layout(np.stack([p.x[idx], p.y[idx]], axis=1), sc.layouts)
     if (fit is None or not st.offset_band[0] <= fit.offset / a <= st.offset_band[1]
             or math.hypot(*(fit.centre - centre)) > st.beside * a):
         return None

@@ -24,6 +24,7 @@ import numpy as np
 from dicetray.vision.detector import Candidate
 from dicetray.vision.faces import groups, linkable
 from dicetray.vision.gradients import Window, structure_at, structure_windows
+from dicetray.vision.layouts import FaceLayouts
 from dicetray.vision.measure import median, odd, pixels, roundness
 from dicetray.vision.pips import Pips, channels, chroma, find_pips, hat_maps, pip_maps
 from dicetray.vision.resize import resize
@@ -42,7 +43,7 @@ _COS, _SIN = np.cos(_TURN), np.sin(_TURN)
 class Scene:
     """The working image and everything derived from it for one frame (or, when the
     detector has found the dice, for the windows around them; elsewhere all is zero),
-    and the settings it is read with."""
+    the settings it is read with, and the layouts its faces are fitted to."""
 
     work: np.ndarray  # BGR, uint8
     scale: float
@@ -55,6 +56,7 @@ class Scene:
     dark_raw: np.ndarray | None = None  # the pip contrast maps before widening
     light_raw: np.ndarray | None = None
     st: ReaderSettings = DEFAULT_SETTINGS
+    layouts: FaceLayouts | None = None  # the faces the tray's dice draw (None: the fixed)
 
     def peak_map(self, dark: bool) -> np.ndarray:
         return self.dark_max if dark else self.light_max

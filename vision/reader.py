@@ -38,6 +38,7 @@ import numpy as np
 
 from dicetray.vision.detector import median_size
 from dicetray.vision.finding import check_frame, check_size, find
+from dicetray.vision.layouts import face_layouts
 from dicetray.vision.opinion import Opinion, guesses
 from dicetray.vision.parts import (
     DiceDetector,
@@ -65,8 +66,9 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None, *,
     """Read the dice in a BGR ``frame``; ``dice`` is the number expected (None: any).
 
     With a ``calibration`` (see :mod:`dicetray.vision.calibration`) its die size sets
-    the scale, its empty tray leaves out what was there, and each die gets its zone;
-    without one the dice set the scale. With a ``teaching``
+    the scale, its empty tray leaves out what was there, the faces are fitted to the
+    layouts it learnt the tray's dice draw, and each die gets its zone; without one the
+    dice set the scale. With a ``teaching``
     (:class:`dicetray.vision.teaching.Teaching`: the dice the players confirmed on this
     tray) the classifier's answers are read by its prototypes. ``detector``,
     ``classifier`` and ``settings`` replace the shipped ones.
@@ -94,7 +96,8 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None, *,
     # 2. read the pips
     known = getattr(calibration, "die_size", None)
     die_size = known or median_size(candidates)
-    sc, found = analyse(img, float(die_size) if die_size else None, candidates, st)
+    sc, found = analyse(img, float(die_size) if die_size else None, candidates, st,
+                        face_layouts(calibration))
     found, unread, bare = confirm(sc, found, candidates, (img.shape[1], img.shape[0]))
     check(sc, found)
     side_faces(sc, found)
