@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from dicetray.vision.errors import CalibrationError
+from dicetray.vision.errors import CalibrationError, FrameError
 from dicetray.vision.layouts import LearntLayout, fit_layout, learn_layout
 
 CALIBRATION_VERSION = 1
@@ -594,7 +594,8 @@ def build_calibration(
     reader: Reader | None = None,
     camera: CameraSettings | None = None,
 ) -> tuple[Calibration, CalibrationReport]:
-    """Make a calibration from frames of the empty tray and frames with dice on it.
+    """Make a calibration from frames of the empty tray and frames with dice on it (with
+    no ``empty_frames``, from the dice frames alone: see :func:`_without_empty_tray`).
 
     The background is the per-pixel median of ``empty_frames``; the tray is found
     in it as the large even region round the image centre (or given as ``tray``,
@@ -606,6 +607,9 @@ def build_calibration(
     """
     import cv2
 
+    if not list(empty_frames):
+        return _without_empty_tray(dice_frames, tray=tray, ledge=ledge, dice=dice,
+                                   reader=reader, camera=camera)
     background = _median_frame(empty_frames, "empty-tray")
     height, width = background.shape[:2]
     shots = _check_frames(dice_frames, (height, width), "dice")
@@ -650,13 +654,58 @@ def build_calibration(
         # the recognizer measures the dice it read cleanly more exactly than a difference
         # from the empty tray, which pale dice on a pale floor or dark on dark blur
         calibration = replace(calibration, die_size=float(np.median(read_sizes)))
-    quality = {"frames": float(len(shots)),
-               "dice_found": float(np.mean(report.dice_found))}
+    return replace(calibration, quality=_quality(len(shots), report)), report
+
+
+def _without_empty_tray(dice_frames: Sequence[np.ndarray], *, tray: Sequence[Point] | None,
+                        ledge: Sequence[Point] | None, dice: int | None,
+                        reader: Reader | None, camera: CameraSettings | None
+                        ) -> tuple[Calibration, CalibrationReport]:
+    """A calibration from dice frames alone (photos of a tray whose empty view nobody
+    took): the tray is ``tray`` or the whole frame, nothing is left out as the empty
+    tray's, and the dice's size, colours and face layouts come from the dice the
+    recognizer reads in the frames with no calibration (at least
+    :data:`MIN_DICE_SEEN`)."""
+    import cv2
+
+    shots = _check_frames(dice_frames, None, "dice")
+    height, width = shots[0].shape[:2]
+    shots = _check_frames(shots, (height, width), "dice")
+    whole = ((0.0, 0.0), (width - 1.0, 0.0), (width - 1.0, height - 1.0), (0.0, height - 1.0))
+    tray_polygon = _polygon(tray, "tray") if tray is not None else whole
+    ledge_polygon = _polygon(ledge, "ledge") if ledge is not None else None
+    alone = _read_alone(shots, dice, reader)
+    seen = [list(r.dice) if r is not None else [] for r in alone]
+    if sum(len(r) for r in seen) < MIN_DICE_SEEN:
+        raise CalibrationError(
+            f"without frames of the empty tray the dice are measured on the dice the "
+            f"recognizer reads in the dice frames: {sum(len(r) for r in seen)} read, "
+            f"{MIN_DICE_SEEN} needed (give --empty frames, or frames with the dice apart)")
+    die_size = float(np.median([d.size for r in seen for d in r]))
+    blobs = [[(d.size, _disc((height, width), d), 1) for d in r] for r in seen]
+    die_color, pip_color = _dice_colours(shots, blobs, die_size, cv2)
+    layouts = _learn_layouts(shots, seen, die_color, pip_color)
+    corners = _four_corners(tray_polygon)
+    homography, topdown = (homography_from_corners(corners, _topdown_size(corners))
+                           if corners is not None else (None, None))
+    calibration = Calibration(
+        image_size=(width, height), tray=tray_polygon, ledge=ledge_polygon,
+        homography=homography, topdown_size=topdown, die_size=die_size,
+        die_color=die_color, pip_color=pip_color, camera=camera or CameraSettings(),
+        layouts=layouts,
+    )
+    report = _read_back(calibration, shots, [len(r) for r in seen], dice, reader)
+    return replace(calibration, quality=_quality(len(shots), report)), report
+
+
+def _quality(frames: int, report: CalibrationReport) -> dict[str, float]:
+    """How well a calibration read its own dice frames (kept in the file)."""
+    quality = {"frames": float(frames), "dice_found": float(np.mean(report.dice_found))}
     if report.readings:
         quality["read_ok"] = float(np.mean([r.ok for r in report.readings]))
         confidences = [d.confidence for r in report.readings for d in r.dice]
         quality["confidence"] = float(np.mean(confidences)) if confidences else 0.0
-    return replace(calibration, quality=quality), report
+    return quality
 
 
 #: Fewest dice read alone in the dice frames for their size and colours to be taken from
@@ -673,7 +722,13 @@ def _read_alone(shots: Sequence[np.ndarray], dice: int | None,
     reader = reader or _default_reader()
     if reader is None:
         return [None for _ in shots]
-    return [reader(shot, None, dice) for shot in shots]
+    readings = []
+    for i, shot in enumerate(shots, 1):
+        try:
+            readings.append(reader(shot, None, dice))
+        except FrameError as exc:
+            raise CalibrationError(f"dice frame {i}: {exc}") from None
+    return readings
 
 
 #: Half the side of the square, turned with the die, its pips are looked for in (a share

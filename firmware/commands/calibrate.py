@@ -1,7 +1,8 @@
 """``dicetray calibrate``: make the camera calibration from a few frames.
 
 Frames come from image files (``--empty`` and ``--dice``, each a file or a folder
-of images, repeatable) or are taken from a frame source (``--source``):
+of images, repeatable; ``--empty`` may be left out when nobody photographed the empty
+tray: the tray is then the whole frame) or are taken from a frame source (``--source``):
 ``picamera2``, ``opencv[:N]``, ``folder:PATH`` or ``sim[:SEED]``. With a real
 camera the command asks you to clear the tray and to roll the dice between
 shots (``--yes`` skips the questions); the simulated tray does it by itself.
@@ -102,7 +103,9 @@ def _wait_for_enter(message: str) -> None:
 
 @click.command()
 @click.option("--empty", "empty_paths", multiple=True, metavar="IMG",
-              help="Image (or folder of images) of the empty tray; repeatable.")
+              help="Image (or folder of images) of the empty tray; repeatable. Without "
+                   "it the tray is the whole frame and nothing is left out as the empty "
+                   "tray's.")
 @click.option("--dice", "dice_paths", multiple=True, metavar="IMG",
               help="Image (or folder of images) with the dice on the tray; repeatable.")
 @click.option("--source", metavar="SPEC",
@@ -137,8 +140,9 @@ def calibrate(ctx: click.Context, empty_paths: tuple[str, ...], dice_paths: tupl
     frame_size = _size(size)
     if source and (empty_paths or dice_paths):
         raise click.UsageError("give either --source or --empty/--dice images, not both")
-    if not source and not (empty_paths and dice_paths):
-        raise click.UsageError("give --empty and --dice images, or a --source to take them from")
+    if not source and not dice_paths:
+        raise click.UsageError("give --dice images (and --empty ones of the empty tray if you "
+                               "have them), or a --source to take them from")
     obj = ctx.find_object(dict) or {}
     target = check_target(
         Path(out) if out else data_dir(data_dir_option or obj.get("data_dir")) / CALIBRATION_FILE,

@@ -183,9 +183,13 @@ class TestRecognizerReadsCleanRenders:
 
 
 class TestRefusal:
-    def test_no_empty_frames(self) -> None:
-        with pytest.raises(CalibrationError, match="no empty-tray frames"):
+    def test_no_empty_frames_and_a_dice_frame_too_small(self) -> None:
+        with pytest.raises(CalibrationError, match="dice frame 1: frame too small"):
             build_calibration([], [np.zeros((10, 10, 3), np.uint8)])
+
+    def test_no_frames_at_all(self) -> None:
+        with pytest.raises(CalibrationError, match="no dice frames"):
+            build_calibration([], [])
 
     def test_frames_of_different_sizes(self) -> None:
         empty, shots, _ = _frames(3)
