@@ -638,15 +638,11 @@ def build_calibration(
         # the floor seen in the empty tray lies below the dice's top faces, which a
         # tilted camera sees a little further out: widen the zone by half a die
         tray_polygon = _grow(tray_polygon, die_size * 0.5)
-    corners = _four_corners(tray_polygon)
-    homography, topdown = (homography_from_corners(corners, _topdown_size(corners))
-                           if corners is not None else (None, None))
-    calibration = Calibration(
-        image_size=(width, height), tray=tray_polygon, ledge=ledge_polygon,
-        homography=homography, topdown_size=topdown, die_size=die_size,
-        die_color=die_color, pip_color=pip_color, camera=camera or CameraSettings(),
-        background_pixels=background, layouts=layouts,
-    )
+    calibration = _assembled(
+        Calibration(image_size=(width, height), tray=tray_polygon, ledge=ledge_polygon,
+                    die_size=die_size, die_color=die_color, pip_color=pip_color,
+                    camera=camera or CameraSettings(), background_pixels=background,
+                    layouts=layouts))
     counts = [sum(b[2] for b in frame_blobs) for frame_blobs in blobs]
     report = _read_back(calibration, shots, counts, dice, reader)
     read_sizes = [d.size for r in report.readings if r.ok for d in r.dice]
@@ -685,17 +681,21 @@ def _without_empty_tray(dice_frames: Sequence[np.ndarray], *, tray: Sequence[Poi
     blobs = [[(d.size, _disc((height, width), d), 1) for d in r] for r in seen]
     die_color, pip_color = _dice_colours(shots, blobs, die_size, cv2)
     layouts = _learn_layouts(shots, seen, die_color, pip_color)
-    corners = _four_corners(tray_polygon)
-    homography, topdown = (homography_from_corners(corners, _topdown_size(corners))
-                           if corners is not None else (None, None))
-    calibration = Calibration(
-        image_size=(width, height), tray=tray_polygon, ledge=ledge_polygon,
-        homography=homography, topdown_size=topdown, die_size=die_size,
-        die_color=die_color, pip_color=pip_color, camera=camera or CameraSettings(),
-        layouts=layouts,
-    )
+    calibration = _assembled(
+        Calibration(image_size=(width, height), tray=tray_polygon, ledge=ledge_polygon,
+                    die_size=die_size, die_color=die_color, pip_color=pip_color,
+                    camera=camera or CameraSettings(), layouts=layouts))
     report = _read_back(calibration, shots, [len(r) for r in seen], dice, reader)
     return replace(calibration, quality=_quality(len(shots), report)), report
+
+
+def _assembled(calibration: Calibration) -> Calibration:
+    """The calibration with the top-down view of its tray, where the tray has four corners."""
+    corners = _four_corners(calibration.tray)
+    if corners is None:
+        return calibration
+    homography, topdown = homography_from_corners(corners, _topdown_size(corners))
+    return replace(calibration, homography=homography, topdown_size=topdown)
 
 
 def _quality(frames: int, report: CalibrationReport) -> dict[str, float]:
