@@ -12,14 +12,16 @@ and a fresh network's weights draw from it).
     python3 -m training.crops --out /tmp/crops.npz        # 16,000 frames from seed 800000
     python3 -m training.classifier --data /tmp/crops.npz --out vision/models/face-classifier.onnx
 
-Going on from the shipped model over rendered and real crops (a model so trained read
-the held-out real dice better but answered more rendered frames wrong, and was not
-shipped: docs/benchmarks.md, "The classifier on real crops"):
+The shipped model's last step went on from the one before over rendered and real crops,
+the rendered "unreadable" ones (moving and leaning dice) given twice
+(docs/benchmarks.md, "The classifier on real crops"; rendered-unreadable.npz holds the
+crops of rendered.npz labelled 0):
 
     python3 -m training.crops --out /tmp/rendered.npz --frames 4000 --seed 1300000 --workers 2
     python3 -m training.real --out /tmp/real-train.npz
-    python3 -m training.classifier --data /tmp/rendered.npz /tmp/real-train.npz --epochs 1 \
-        --init vision/models/face-classifier.onnx --lr 2e-4 --out /tmp/new/face-classifier.onnx
+    python3 -m training.classifier --data /tmp/rendered.npz /tmp/real-train.npz \
+        /tmp/rendered-unreadable.npz --epochs 1 --init step7.onnx --lr 2e-4 \
+        --out /tmp/new/face-classifier.onnx
 """
 
 from __future__ import annotations

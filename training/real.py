@@ -8,10 +8,13 @@ at the faintest find the reader considers); each find inside a labelled box is c
 at the find's centre and size (:func:`dicetray.vision.classifier.crop`, as the reader
 does) and labelled with the box's value, once as found and again off-centre and off-size
 by as much as the detector errs; a find far from every labelled die (a key, a plug, a
-knot in the wood) is cropped once as "no die".
+knot in the wood) is cropped once as "no die". The labelled dice are also cut smeared
+as a die still moving is (:func:`smear`: a long motion blur along a random direction),
+labelled "unreadable": the real photos hold no such die, and without them a model that
+learns the real dice grows readier to read a value on a moving one.
 
     python3 -m training.real --out /tmp/real-train.npz              # the train halves
-    python3 -m training.real --out /tmp/real-held.npz --half held-out --copies 0
+    python3 -m training.real --out /tmp/real-held.npz --half held-out --copies 0 --smeared 0
 """
 
 from __future__ import annotations
@@ -35,7 +38,29 @@ from dicetray.vision.classifier import CLASSES, crop  # noqa: E402
 from dicetray.vision.detector import Candidate, find_dice  # noqa: E402
 from training.evaluate import Box, boxes, matches  # noqa: E402
 
-NO_DIE = CLASSES.index("none")
+NO_DIE, UNREADABLE = CLASSES.index("none"), CLASSES.index("unreadable")
+
+
+def smear(image: np.ndarray, x: float, y: float, size: float, length: float,
+          angle: float) -> np.ndarray:
+    """The crop of the die at (x, y) (edge ``size``) as it looks moving ``length`` px
+    along ``angle`` (radians) during the exposure: the area around it blurred along that
+    line, then cut as :func:`~dicetray.vision.classifier.crop` cuts it."""
+    k = int(length) | 1
+    kernel = np.zeros((k, k), np.float32)
+    c, r = k // 2, (k - 1) / 2
+    dx, dy = math.cos(angle) * r, math.sin(angle) * r
+    cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1,
+             cv2.LINE_AA)
+    kernel /= kernel.sum()
+    half = int(size + length) + 4  # the crop's reach (0.75 size) and the kernel's, with room
+    x0, y0 = int(x) - half, int(y) - half
+    h, w = image.shape[:2]
+    roi = cv2.copyMakeBorder(
+        image[max(y0, 0):min(y0 + 2 * half, h), max(x0, 0):min(x0 + 2 * half, w)],
+        max(-y0, 0), max(y0 + 2 * half - h, 0), max(-x0, 0), max(x0 + 2 * half - w, 0),
+        cv2.BORDER_REPLICATE)
+    return crop(cv2.filter2D(roi, -1, kernel), x - x0, y - y0, size)
 
 
 @dataclass(frozen=True)
@@ -52,6 +77,14 @@ class Cutting:
     #: size (log scale): as much as the detector errs, as :mod:`training.crops` jitters.
     shift: float = 0.08
     scale: float = 0.12
+    #: Smeared crops per labelled die, labelled "unreadable" (:func:`smear`).
+    smeared: int = 2
+    #: How far a smeared die moves during the exposure, in die edges (uniform between
+    #: the two): the rendered moving dice's range (up to 14 mm a side on a 16 mm die, plus
+    #: spin), from where no pip is left apart (0.5 edge, a pip smeared over its own
+    #: width twice or more).
+    smear_from: float = 0.5
+    smear_to: float = 1.3
     #: A find is "no die" only this many labelled edges or more from every labelled die
     #: (nearer, it may be the die's own side face or a touching die the labels boxed
     #: apart).
@@ -87,6 +120,14 @@ def photo_crops(image: np.ndarray, truth: list[Box], rng: np.random.Generator,
     for c in far:
         out.append(crop(image, c.x, c.y, c.size))
         labels.append(NO_DIE)
+    for c, _ in paired:
+        for _ in range(cutting.smeared):
+            jx, jy = rng.normal(0, cutting.shift * c.size, 2)
+            js = float(np.exp(rng.normal(0, cutting.scale)))
+            length = rng.uniform(cutting.smear_from, cutting.smear_to) * c.size
+            out.append(smear(image, c.x + jx, c.y + jy, c.size * js, length,
+                             rng.uniform(0, math.pi)))
+            labels.append(UNREADABLE)
     return out, labels
 
 
@@ -117,11 +158,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--copies", type=int, default=Cutting.copies,
                         help="jittered crops per die besides the one cut as found")
+    parser.add_argument("--smeared", type=int, default=Cutting.smeared,
+                        help="smeared crops per die, labelled unreadable")
     args = parser.parse_args(argv)
-    if args.half != Half.TRAIN and args.copies:
+    if args.half != Half.TRAIN and (args.copies or args.smeared):
         print("note: cutting the held-out half: never train on it", file=sys.stderr)
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
-    images, labels, names = build(sets, args.half, args.seed, Cutting(copies=args.copies))
+    cutting = Cutting(copies=args.copies, smeared=args.smeared)
+    images, labels, names = build(sets, args.half, args.seed, cutting)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, images=images, labels=labels, sets=names)
     counts = dict(zip(CLASSES, np.bincount(labels, minlength=len(CLASSES)).tolist(), strict=True))

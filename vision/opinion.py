@@ -404,8 +404,9 @@ class Opinion:
         stays unread, or shows the classifier's guess with an unsure answer); a faint one
         whose likeliest class is no die is dropped unless the frame cuts it. A bare find
         (no pips, or a faint one) is a die when the classifier is sure of it, or reads a
-        value there fairly surely (``bare_guess``), or when the detector is sure and the
-        classifier reads a value at all (unsure then, showing that value); one smeared by
+        value there fairly surely (``bare_guess``), or when the detector is sure or the
+        frame cuts it and the classifier reads a value at all (unsure then, showing that
+        value); one smeared by
         motion (:meth:`moving`, away from the other ``finds``) is a moving die.
         """
         st = self.st
@@ -422,13 +423,16 @@ class Opinion:
                 die.problem, die.detail = Reason.BLUR, MOVING
                 kept.append(die)
                 continue
+            is_cut = cut(cand, (w, h), st.cut_face)
+            # a weak guess is no evidence on a find the frame cuts: the classifier never
+            # learnt cut dice (training/crops.py), and a cut die refuses the roll by its place
             if id(die) in bare_ids and (best == _NONE or (
-                    float(p[best]) < st.bare_guess and cand.score < st.sure_find) or (
+                    float(p[best]) < st.bare_guess and cand.score < st.sure_find
+                    and not is_cut) or (
                     best == _UNREADABLE and (cand.score < st.sure_find
                                              or float(p[best]) < st.bare_unreadable))):
                 why[cand] = Why.BARE
                 continue  # no die: every face shows a pip, and a magnet or a button shows none
-            is_cut = cut(cand, (w, h), st.cut_face)
             if best == _NONE and cand.score < st.sure_find and not is_cut:
                 why[cand] = Why.FAINT
                 continue  # neither network sees a die: a smeared cable, a label

@@ -9,7 +9,7 @@ import numpy as np
 from benchmarks.halves import Half, photos_in
 from dicetray.vision.classifier import CROP, crop
 from training.evaluate import boxes
-from training.real import NO_DIE, Cutting, labelled_finds, photo_crops
+from training.real import NO_DIE, UNREADABLE, Cutting, labelled_finds, photo_crops, smear
 
 
 def _photo(name: str, k: int = 0) -> tuple[np.ndarray, list]:
@@ -24,10 +24,11 @@ def test_each_labelled_die_found_is_cropped_as_the_reader_crops_it_with_its_valu
     for c, value in paired:
         box = next(b for b in truth if b[0] <= c.x <= b[2] and b[1] <= c.y <= b[3])
         assert value == box[4]
-    crops, labels = photo_crops(image, truth, np.random.default_rng(0), Cutting(copies=2))
-    assert len(crops) == 3 * len(paired) + len(far)
+    crops, labels = photo_crops(image, truth, np.random.default_rng(0),
+                                Cutting(copies=2, smeared=1))
+    assert len(crops) == 4 * len(paired) + len(far)
     assert labels[:3 * len(paired)] == [v for _, v in paired for _ in range(3)]
-    assert labels[3 * len(paired):] == [NO_DIE] * len(far)
+    assert labels[3 * len(paired):] == [NO_DIE] * len(far) + [UNREADABLE] * len(paired)
     c = paired[0][0]
     assert np.array_equal(crops[0], crop(image, c.x, c.y, c.size))
     assert crops[0].shape == (CROP, CROP, 3)
@@ -50,3 +51,20 @@ def test_the_jittered_copies_are_reproducible_from_their_seed() -> None:
     again = photo_crops(image, truth, np.random.default_rng(5))
     assert all(np.array_equal(a, b) for a, b in zip(first[0], again[0], strict=True))
 
+
+
+def test_a_smeared_die_is_cut_where_it_is_and_blurred_along_its_motion() -> None:
+    image, truth = _photo("matteop65")
+    c = labelled_finds(image, truth)[0][0][0]
+    sharp = crop(image, c.x, c.y, c.size)
+    # moving less than a pixel it is the die as found
+    assert np.array_equal(smear(image, c.x, c.y, c.size, 0.5, 1.0), sharp)
+    along = smear(image, c.x, c.y, c.size, 0.8 * c.size, 0.0)  # left to right
+    assert along.shape == sharp.shape
+
+    def detail(a: np.ndarray, axis: int) -> float:
+        return float(np.abs(np.diff(a.astype(np.float32), axis=axis)).mean())
+
+    # the pips' edges smear out along the motion (x, axis 1), far less across it
+    assert detail(along, 1) < 0.5 * detail(sharp, 1)
+    assert detail(along, 0) > detail(along, 1)

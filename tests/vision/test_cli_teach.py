@@ -66,10 +66,14 @@ def test_read_with_a_teaching_reads_the_dice_the_players_confirmed(tmp_path: Pat
     lone = _photo(tmp_path, "lone.png", [SketchDie(6, 600, 500, 90.0, 30,
                                                    face=spots(6, columns=0.6)),
                                          SketchDie(3, 900, 500, 90.0, 10)])
+    assert sorted(e.value for e in Teaching.load(target).examples) == [6, 6, 6]
     untaught = json.loads(CliRunner().invoke(main, ["read", "--json", lone]).output)
     taught = json.loads(CliRunner().invoke(main, ["read", "--json", "--teaching", str(target),
                                                   lone]).output)
-    assert untaught["status"] == "unsure"
+    # untaught, a classifier that learnt other dice may call the 6 a 4 (refused, never
+    # misread); what teaching then changes is tests/vision/test_teaching.py's, with such
+    # a classifier passed in
+    assert untaught["status"] == "unsure" or sorted(d["value"] for d in untaught["dice"]) == [3, 6]
     assert taught["status"] == "ok" and sorted(d["value"] for d in taught["dice"]) == [3, 6]
 
 

@@ -116,3 +116,23 @@ def test_the_reasons_are_the_contracts_words() -> None:
                        "overlap")
     assert [str(w) for w in Why] == ["faint", "no-die", "bare", "speck", "unlike",
                                      "background"]
+
+
+class Where(Says):
+    """Sure of a 4 on a die, a weak guess of 2 on anything near the frame's bottom edge."""
+
+    def classify(self, frame: np.ndarray, dice: list, *, turns: int = 8,
+                 first: np.ndarray | None = None) -> np.ndarray:
+        weak = np.full(len(CLASSES), 0.1, np.float32)
+        weak[2] = 0.3
+        return np.array([weak if y > frame.shape[0] - 20 else Says(4).probs
+                         for _, y, _ in dice], np.float32)
+
+
+def test_a_faint_find_the_frame_cuts_refuses_the_roll_on_a_weak_guess() -> None:
+    # no pips show on the part inside the frame, and the classifier (which never learnt
+    # cut dice) only guesses: it may be a die half out of view, so the roll is refused
+    # by its place rather than the find left out and the rest answered as the whole roll
+    cut_find = Candidate(60.0, 232.0, 60.0, 0.3, "flat")
+    roll = read(a_die(4), detector=Finds(DIE, cut_find), classifier=Where(4))
+    assert not roll.ok and roll.kind == Reason.EDGE, roll

@@ -10,6 +10,7 @@ import pytest
 
 from dicetray.vision import read
 from dicetray.vision.errors import TeachingError, VisionError
+from dicetray.vision.parts import FaceClassifier
 from dicetray.vision.reading import DieReading
 from dicetray.vision.sketch import SketchDie, sketch, spots
 from dicetray.vision.teaching import KIND, Confirmed, Teaching, confirmed
@@ -105,17 +106,19 @@ def test_confirmed_asks_the_classifier_about_each_die_in_order() -> None:
         confirmed(np.zeros((60, 80, 3), np.uint8), dice[:1], [6, 2], classify=classify)
 
 
-def test_a_lone_six_the_classifier_misreads_is_read_once_the_tray_is_taught() -> None:
+def test_a_lone_six_the_classifier_misreads_is_read_once_the_tray_is_taught(
+        unlike_the_dice: FaceClassifier) -> None:
     six = SketchDie(6, 600, 500, 90.0, 30, face=spots(6, columns=0.6))
     frame = sketch([six, SketchDie(3, 900, 500, 90.0, 10)])
-    untaught = read(frame)
+    untaught = read(frame, classifier=unlike_the_dice)
     assert not untaught.ok  # the classifier calls it a 4: refused
     # the players confirm a roll of these dice: the 6s the classifier calls 4s
     roll = sketch([SketchDie(6, 500 + 300 * k, 400, 90.0, 20 * k, face=spots(6, columns=0.6))
                    for k in range(3)])
-    shown = read(roll)
+    shown = read(roll, classifier=unlike_the_dice)
     teaching = Teaching()
-    for event in confirmed(roll, shown.dice, [6] * len(shown.dice)):
+    for event in confirmed(roll, shown.dice, [6] * len(shown.dice),
+                           classify=unlike_the_dice.classify):
         teaching = teaching.apply(event)
-    roll_read = read(frame, teaching=teaching)
+    roll_read = read(frame, teaching=teaching, classifier=unlike_the_dice)
     assert roll_read.ok and roll_read.values == (3, 6), roll_read.reason
