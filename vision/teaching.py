@@ -15,7 +15,7 @@ refused with a :class:`~dicetray.vision.errors.TeachingError` saying why.
 >>> t = Teaching().apply(Confirmed(6, (0.0, 0.0, 0.0, 0.0, 0.9, 0.0, 0.1, 0.0)))
 >>> p = t.second_opinion(np.array([0.02, 0, 0, 0, 0.85, 0, 0.13, 0]))
 >>> int(np.argmax(p)), round(float(p[6]), 2)
-(6, 0.85)
+(6, 0.71)
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "teaching.json"
 >>> t.save(path); Teaching.load(path) == t
@@ -104,9 +104,17 @@ class Teaching:
 
     def _untaught(self, value: int) -> np.ndarray:
         """The prototype of a value not taught: the classifier's answer at the confidence
-        it shows on the confirmed dice (their own value's mean share), the rest spread
-        evenly (a one-hot prototype would pull every answer to the taught values)."""
-        sure = float(np.mean([e.probs[e.value] for e in self.examples]))
+        it shows on the confirmed dice (its mean share on the value it found likeliest
+        there, right or wrong), the rest spread evenly (a one-hot prototype would pull
+        every answer to the taught values). Taken on the confirmed value instead, a
+        classifier that misread these dice (a 6 read as a 4) made up prototypes less sure
+        of their own value than of any other, and a clear 3 read as anything but 3.
+
+        >>> t = Teaching((Confirmed(6, (0, 0, 0, 0, .95, 0, .05, 0)),))
+        >>> int(np.argmax(t._untaught(3)))
+        3
+        """
+        sure = float(np.mean([max(e.probs[1:7]) for e in self.examples]))
         out = np.full(len(CLASSES), (1.0 - sure) / (len(CLASSES) - 1))
         out[value] = sure
         return out
