@@ -179,28 +179,24 @@ def pip_maps(image: np.ndarray, kernel: int, every_channel: bool = False,
     return hat_maps(cv2.merge(used), kernel, planes)
 
 
-def _moments(response: np.ndarray, lab_on: np.ndarray, flat: np.ndarray, n: int,
-             stats: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
-    """Per component 0..n-1 (``lab_on``: the label of each mask pixel ``flat``): peak,
-    area, centre, equivalent diameter, elongation and fill (area over its moment
-    ellipse's). ``stats``: OpenCV's labelling statistics and centroids, to take the areas
-    and centres from (the same numbers; component 0, the background, counts no pixel
-    either way)."""
-    values = response.ravel()[flat]
+def _moments(values: np.ndarray, lab_on: np.ndarray, xs: np.ndarray, ys: np.ndarray,
+             n: int, known: tuple[np.ndarray, np.ndarray] | None = None
+             ) -> tuple[np.ndarray, ...]:
+    """Per component 0..n-1 (``lab_on``: the label of each mask pixel, at ``xs``, ``ys``,
+    of response ``values``): peak, area, centre, equivalent diameter, elongation and fill
+    (area over its moment ellipse's). ``known``: the areas and x centres already worked
+    out (OpenCV's labelling statistics: the same numbers, as the sums are of whole
+    numbers)."""
     peaks = np.zeros(n, np.float32)
     # Per-blob maximum without ufunc.at: after a stable sort by value, the last write wins.
     order = np.argsort(values, kind="stable")
     peaks[lab_on[order]] = values[order]
-    ys, xs = np.divmod(flat, response.shape[1])
-    xs, ys = xs.astype(np.float64), ys.astype(np.float64)
-    if stats is None:
+    if known is None:
         m00 = np.maximum(np.bincount(lab_on, minlength=n).astype(np.float64), 1.0)
         cx = np.bincount(lab_on, xs, minlength=n) / m00
-        cy = np.bincount(lab_on, ys, minlength=n) / m00
     else:
-        m00 = stats[0][:, cv2.CC_STAT_AREA].astype(np.float64)
-        cx, cy = stats[1][:, 0].copy(), stats[1][:, 1].copy()
-        m00[0], cx[0], cy[0] = 1.0, 0.0, 0.0
+        m00, cx = known
+    cy = np.bincount(lab_on, ys, minlength=n) / m00
     vxx = np.bincount(lab_on, xs**2, minlength=n) / m00 - cx**2 + 1 / 12
     vyy = np.bincount(lab_on, ys**2, minlength=n) / m00 - cy**2 + 1 / 12
     vxy = np.bincount(lab_on, xs * ys, minlength=n) / m00 - cx * cy
@@ -229,8 +225,19 @@ SPLIT_FILL = 0.75
 SPLIT_D = 0.4
 
 
-def _blobs(response: np.ndarray, dark: bool, min_area: int, reach: int,
+def _blobs(maps: PipMaps, min_area: int, reach: int,
            kernel: int | None = None) -> list[np.ndarray]:
+    """The blobs of both polarities' maps as pip columns (x, y, d, peak, dark, elongation,
+    fill), the dark ones first, each polarity's found whole first and then those cut out
+    of larger blobs (with ``kernel``), round by round. Both maps are labelled in one image,
+    one above the other, ``reach`` blank rows apart: no blob nor the strongest response
+    near a pixel reaches across, so each polarity's blobs are what they are alone."""
+    h, w = maps.dark.shape
+    # the light map's first row: even, as OpenCV labels two rows at a time (so each map's
+    # blobs are numbered as when it is labelled alone)
+    low = h + reach + (h + reach) % 2
+    response = np.zeros((low + h, w), np.uint8)
+    response[:h], response[low:] = maps.dark, maps.light
     # each pixel is judged against the strongest response near it, so two pips (or a
     # pip and the face between pips) only merge when the gap between them is bright
     local = cv2.dilate(response, np.ones((reach, reach), np.uint8))
@@ -242,14 +249,30 @@ def _blobs(response: np.ndarray, dark: bool, min_area: int, reach: int,
         mask.view(np.uint8), connectivity=8, ltype=cv2.CV_16U if few else cv2.CV_32S)
     if n <= 1:
         return []
+    values = response.ravel()
+
+    def blobs(flat: np.ndarray, labels: np.ndarray, n: int,
+              known: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
+        lab_on = labels.ravel()[flat]
+        ys, xs = np.divmod(flat, w)
+        light = int(np.searchsorted(flat, low * w))  # the first light pixel (and blob)
+        ys[light:] -= low  # each map's own rows
+        dark_blob = np.zeros(n, bool)
+        dark_blob[lab_on[:light]] = True
+        return (lab_on, dark_blob,
+                *_moments(values[flat], lab_on, xs.astype(np.float64), ys.astype(np.float64), n,
+                          known))
+
     flat = np.flatnonzero(mask)
-    lab_on = labels.ravel()[flat]
-    peaks, area, cx, cy, d, elong, fill = _moments(response, lab_on, flat, n, (stats, centres))
-    w = stats[:, cv2.CC_STAT_WIDTH]
-    h = stats[:, cv2.CC_STAT_HEIGHT]
-    keep = (peaks >= MIN_PEAK) & (area >= min_area) & (np.maximum(w, h) <= 4 * np.minimum(w, h))
+    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    area[0] = 1.0  # the background: counted as no pixel (its row is never kept)
+    lab_on, dark, peaks, area, cx, cy, d, elong, fill = blobs(
+        flat, labels, n, (area, centres[:, 0].copy()))
+    bw = stats[:, cv2.CC_STAT_WIDTH]
+    bh = stats[:, cv2.CC_STAT_HEIGHT]
+    keep = (peaks >= MIN_PEAK) & (area >= min_area) & (np.maximum(bw, bh) <= 4 * np.minimum(bw, bh))
     keep[0] = False
-    cols = [cx[keep], cy[keep], d[keep], peaks[keep].astype(np.float64), elong[keep], fill[keep]]
+    cols = [arr[keep] for arr in (cx, cy, d, peaks.astype(np.float64), dark, elong, fill)]
     if kernel is not None:
         # a blob no pip could be (too large, ragged or long) is cut again nearer its peak
         bad = (peaks >= MIN_PEAK) & (area >= min_area) & ~(
@@ -258,28 +281,28 @@ def _blobs(response: np.ndarray, dark: bool, min_area: int, reach: int,
         for fraction in SPLIT_FRACTIONS:
             if not bad.any():
                 break
-            on = bad[lab_on] & (response.ravel()[flat] >= fraction * peaks[lab_on])
+            on = bad[lab_on] & (values[flat] >= fraction * peaks[lab_on])
             sub = np.zeros(mask.shape, bool)
             sub.ravel()[flat[on]] = True
             n, labels = cv2.connectedComponents(sub.view(np.uint8), connectivity=8)
             if n <= 1:
                 break
             flat = np.flatnonzero(sub)
-            lab_on = labels.ravel()[flat]
-            peaks, area, cx, cy, d, elong, fill = _moments(response, lab_on, flat, n)
+            lab_on, dark, peaks, area, cx, cy, d, elong, fill = blobs(flat, labels, n)
             # what is cut out of a larger blob is a pip only when clean and round: the
             # pieces of a die's outline or of a marbled face are small, ragged or long
             good = ((peaks >= MIN_PEAK) & (area >= min_area) & _pip_shaped(d, elong, fill, kernel)
                     & (elong <= SPLIT_ELONG) & (fill >= SPLIT_FILL) & (d >= SPLIT_D * kernel))
             good[0] = False
             cols = [np.concatenate([col, arr[good]]) for col, arr in
-                    zip(cols, (cx, cy, d, peaks.astype(np.float64), elong, fill), strict=True)]
+                    zip(cols, (cx, cy, d, peaks.astype(np.float64), dark, elong, fill),
+                        strict=True)]
             bad = (peaks >= MIN_PEAK) & (area >= min_area) & ~good
             bad[0] = False
-    x, y, dd, pk, el, fi = cols
-    if x.size == 0:
+    if cols[0].size == 0:
         return []
-    return [x, y, dd, pk, np.full(x.size, dark), el, fi]
+    order = np.argsort(~cols[4], kind="stable")  # the dark ones first, each in its order
+    return [col[order] for col in cols]
 
 
 def find_pips(image: np.ndarray, kernel: int, maps: PipMaps | None = None,
@@ -288,15 +311,11 @@ def find_pips(image: np.ndarray, kernel: int, maps: PipMaps | None = None,
     ``split``, also the clean round blobs cut out of a larger one nearer its peak
     (:data:`SPLIT_FRACTIONS`)."""
     maps = maps or pip_maps(image, kernel)
-    cols: list[list[np.ndarray]] = [[] for _ in range(7)]
-    for dark in (True, False):
-        found = _blobs(maps.of(dark), dark, min_area=4, reach=max(3, kernel // 3),
-                       kernel=kernel if split else None)
-        for col, arr in zip(cols, found, strict=False):
-            col.append(arr)
-    if not cols[0]:
+    found = _blobs(maps, min_area=4, reach=max(3, kernel // 3),
+                   kernel=kernel if split else None)
+    if not found:
         return Pips.empty()
-    x, y, d, peak, dark, elong, fill = (np.concatenate(c) for c in cols)
+    x, y, d, peak, dark, elong, fill = found
     round_ = _pip_shaped(d, elong, fill, kernel)
     pips = Pips(x, y, d, peak, dark.astype(bool), elong, fill)
     return pips.take(round_)
