@@ -321,10 +321,12 @@ def real_speed_lines(table: dict[str, dict[str, dict[str, float]]], photos: int,
         guesses = "; ".join(f"{name} {label} {row[who] * factor:.0f} ms"
                             for name, sizes in table.items() for label, row in sizes.items()
                             if who in row)
-        lines += ["", f"**Pi 4 estimate (an estimate, not a measurement):** scaled by "
-                  f"`sysbench cpu --threads=1` as in the speed section below ({here:.0f} "
-                  f"events/s here, {PI4_SYSBENCH_EVENTS_PER_S:.0f} on a Pi 4: {factor:.1f}× "
-                  f"slower), {who} would take on one Pi 4 core about: {guesses}."]
+        lines += ["", f"**Pi 4 estimate (an estimate, not a measurement):** this machine runs "
+                  f"`sysbench cpu --threads=1` (sysbench 1.0.20, run just before and after the "
+                  f"timing) at {here:.0f} events/s, a Raspberry Pi 4 at "
+                  f"{PI4_SYSBENCH_EVENTS_PER_S:.0f} (<{PI4_SOURCE}>): {factor:.1f}× slower, so "
+                  f"{who} would take on one Pi 4 core about: {guesses}. A rough guide only "
+                  "(prime sieving is not image filtering)."]
     return lines
 
 
