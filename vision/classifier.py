@@ -38,7 +38,9 @@ CLASSES: tuple[str, ...] = ("unreadable", "1", "2", "3", "4", "5", "6", "none")
 #: Views each crop is read in: quarter turns, then the same turns of its mirror image
 #: (measured on the real photos: 4 turns read 1-1.5 points more dice right than one,
 #: and fewer wrong with p >= 0.8; 8 views, the mirror's too, read 0.6 points more of
-#: nell-byler's dice than 4, and as many of matteop65's).
+#: nell-byler's dice than 4, and as many of matteop65's; the reader reads the mirror's
+#: only where the four turns are in doubt, see :func:`classify`'s ``settled``: four for
+#: every crop left one rendered frame silently wrong that eight refuse, docs/benchmarks.md).
 TURNS = 8
 _QUARTERS = 4  # the views that are turns of the crop itself
 
