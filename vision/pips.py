@@ -17,13 +17,16 @@ little larger than a pip keeps exactly the blobs smaller than it.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-__all__ = ["PipMaps", "Pips", "channels", "chroma", "find_pips", "hat_maps", "pip_maps"]
+__all__ = ["PipMaps", "Pips", "channels", "chroma", "find_pips", "find_pips_in", "hat_maps",
+           "pip_maps"]
 
 #: A blob counts as a pip candidate when its contrast against its face reaches this.
 MIN_PEAK = 38.0
@@ -225,19 +228,24 @@ SPLIT_FILL = 0.75
 SPLIT_D = 0.4
 
 
-def _blobs(maps: PipMaps, min_area: int, reach: int,
-           kernel: int | None = None) -> list[np.ndarray]:
-    """The blobs of both polarities' maps as pip columns (x, y, d, peak, dark, elongation,
-    fill), the dark ones first, each polarity's found whole first and then those cut out
-    of larger blobs (with ``kernel``), round by round. Both maps are labelled in one image,
-    one above the other, ``reach`` blank rows apart: no blob nor the strongest response
-    near a pixel reaches across, so each polarity's blobs are what they are alone."""
-    h, w = maps.dark.shape
-    # the light map's first row: even, as OpenCV labels two rows at a time (so each map's
+def _blobs(maps: Sequence[PipMaps], min_area: int, reach: int,
+           kernel: int | None = None) -> list[list[np.ndarray] | None]:
+    """The blobs of each of ``maps`` as pip columns (x, y, d, peak, dark, elongation,
+    fill; None: none), the dark ones first, each polarity's found whole first and then
+    those cut out of larger blobs (with ``kernel``), round by round. Every map is labelled
+    in one image, one below the other, at least ``reach`` blank rows apart: no blob nor
+    the strongest response near a pixel reaches across, so each map's blobs are what they
+    are alone (and the calls are one per image, not per map: on the small windows looked
+    at closer, the calls are most of the work)."""
+    planes = [m for pair in maps for m in (pair.dark, pair.light)]
+    h, w = planes[0].shape
+    # each map's first row: even, as OpenCV labels two rows at a time (so each map's
     # blobs are numbered as when it is labelled alone)
-    low = h + reach + (h + reach) % 2
-    response = np.zeros((low + h, w), np.uint8)
-    response[:h], response[low:] = maps.dark, maps.light
+    step = h + reach + (h + reach) % 2
+    starts = np.arange(len(planes)) * step
+    response = np.zeros((starts[-1] + h, w), np.uint8)
+    for top, plane in zip(starts.tolist(), planes, strict=True):
+        response[top:top + h] = plane
     # each pixel is judged against the strongest response near it, so two pips (or a
     # pip and the face between pips) only merge when the gap between them is bright
     local = cv2.dilate(response, np.ones((reach, reach), np.uint8))
@@ -248,31 +256,31 @@ def _blobs(maps: PipMaps, min_area: int, reach: int,
     n, labels, stats, centres = cv2.connectedComponentsWithStats(
         mask.view(np.uint8), connectivity=8, ltype=cv2.CV_16U if few else cv2.CV_32S)
     if n <= 1:
-        return []
+        return [None] * len(maps)
     values = response.ravel()
 
     def blobs(flat: np.ndarray, labels: np.ndarray, n: int,
               known: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
         lab_on = labels.ravel()[flat]
         ys, xs = np.divmod(flat, w)
-        light = int(np.searchsorted(flat, low * w))  # the first light pixel (and blob)
-        ys[light:] -= low  # each map's own rows
-        dark_blob = np.zeros(n, bool)
-        dark_blob[lab_on[:light]] = True
-        return (lab_on, dark_blob,
+        which = ys // step  # each pixel's map (the rows between maps are never in a blob)
+        ys -= starts[which]  # each map's own rows
+        plane = np.zeros(n, np.intp)
+        plane[lab_on] = which
+        return (lab_on, plane,
                 *_moments(values[flat], lab_on, xs.astype(np.float64), ys.astype(np.float64), n,
                           known))
 
     flat = np.flatnonzero(mask)
     area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
     area[0] = 1.0  # the background: counted as no pixel (its row is never kept)
-    lab_on, dark, peaks, area, cx, cy, d, elong, fill = blobs(
+    lab_on, plane, peaks, area, cx, cy, d, elong, fill = blobs(
         flat, labels, n, (area, centres[:, 0].copy()))
     bw = stats[:, cv2.CC_STAT_WIDTH]
     bh = stats[:, cv2.CC_STAT_HEIGHT]
     keep = (peaks >= MIN_PEAK) & (area >= min_area) & (np.maximum(bw, bh) <= 4 * np.minimum(bw, bh))
     keep[0] = False
-    cols = [arr[keep] for arr in (cx, cy, d, peaks.astype(np.float64), dark, elong, fill)]
+    cols = [arr[keep] for arr in (cx, cy, d, peaks.astype(np.float64), plane, elong, fill)]
     if kernel is not None:
         # a blob no pip could be (too large, ragged or long) is cut again nearer its peak
         bad = (peaks >= MIN_PEAK) & (area >= min_area) & ~(
@@ -288,21 +296,27 @@ def _blobs(maps: PipMaps, min_area: int, reach: int,
             if n <= 1:
                 break
             flat = np.flatnonzero(sub)
-            lab_on, dark, peaks, area, cx, cy, d, elong, fill = blobs(flat, labels, n)
+            lab_on, plane, peaks, area, cx, cy, d, elong, fill = blobs(flat, labels, n)
             # what is cut out of a larger blob is a pip only when clean and round: the
             # pieces of a die's outline or of a marbled face are small, ragged or long
             good = ((peaks >= MIN_PEAK) & (area >= min_area) & _pip_shaped(d, elong, fill, kernel)
                     & (elong <= SPLIT_ELONG) & (fill >= SPLIT_FILL) & (d >= SPLIT_D * kernel))
             good[0] = False
             cols = [np.concatenate([col, arr[good]]) for col, arr in
-                    zip(cols, (cx, cy, d, peaks.astype(np.float64), dark, elong, fill),
+                    zip(cols, (cx, cy, d, peaks.astype(np.float64), plane, elong, fill),
                         strict=True)]
             bad = (peaks >= MIN_PEAK) & (area >= min_area) & ~good
             bad[0] = False
-    if cols[0].size == 0:
-        return []
-    order = np.argsort(~cols[4], kind="stable")  # the dark ones first, each in its order
-    return [col[order] for col in cols]
+    # each map's dark blobs, then its light ones, each in the order they were found
+    order = np.argsort(cols[4], kind="stable")
+    cols = [col[order] for col in cols]
+    ends = np.searchsorted(cols[4], np.arange(0, len(planes) + 1, 2))
+    out: list[list[np.ndarray] | None] = []
+    for lo, hi in itertools.pairwise(ends.tolist()):
+        part = [col[lo:hi] for col in cols]
+        part[4] = part[4] % 2 == 0  # dark: the first of each map's two planes
+        out.append(part if hi > lo else None)
+    return out
 
 
 def find_pips(image: np.ndarray, kernel: int, maps: PipMaps | None = None,
@@ -310,12 +324,21 @@ def find_pips(image: np.ndarray, kernel: int, maps: PipMaps | None = None,
     """Round, high-contrast blobs smaller than ``kernel`` px, dark and light ones; with
     ``split``, also the clean round blobs cut out of a larger one nearer its peak
     (:data:`SPLIT_FRACTIONS`)."""
-    maps = maps or pip_maps(image, kernel)
-    found = _blobs(maps, min_area=4, reach=max(3, kernel // 3),
-                   kernel=kernel if split else None)
-    if not found:
-        return Pips.empty()
-    x, y, d, peak, dark, elong, fill = found
-    round_ = _pip_shaped(d, elong, fill, kernel)
-    pips = Pips(x, y, d, peak, dark.astype(bool), elong, fill)
-    return pips.take(round_)
+    return find_pips_in([maps or pip_maps(image, kernel)], kernel, split)[0]
+
+
+def find_pips_in(maps: Sequence[PipMaps], kernel: int, split: bool = False) -> list[Pips]:
+    """:func:`find_pips` in each of several maps of one image (the same pips, found at
+    once)."""
+    if not maps:
+        return []
+    out = []
+    for found in _blobs(maps, min_area=4, reach=max(3, kernel // 3),
+                        kernel=kernel if split else None):
+        if found is None:
+            out.append(Pips.empty())
+            continue
+        x, y, d, peak, dark, elong, fill = found
+        round_ = _pip_shaped(d, elong, fill, kernel)
+        out.append(Pips(x, y, d, peak, dark.astype(bool), elong, fill).take(round_))
+    return out
