@@ -294,8 +294,10 @@ def real_speed(samples: Iterable[Sample], chosen: list[Method],
 
 
 def real_speed_lines(table: dict[str, dict[str, dict[str, float]]], photos: int,
-                     repeat: int) -> list[str]:
-    """The real-photo speed table: per set and size, each method's median and the ratio."""
+                     repeat: int, here: float | None = None) -> list[str]:
+    """The real-photo speed table: per set and size, each method's median and the ratio,
+    and, given this machine's ``sysbench cpu --threads=1`` events/s ``here``, what a Pi 4
+    would take (see :func:`speed_lines`)."""
     names = list(dict.fromkeys(n for sizes in table.values() for row in sizes.values()
                                for n in row))
     base = "Golsteyn 2020"
@@ -313,6 +315,18 @@ def real_speed_lines(table: dict[str, dict[str, dict[str, float]]], photos: int,
             cells = " | ".join(f"{row[n]:.1f}" if n in row else "" for n in names)
             tail = f" {row['dicetray'] / row[base]:.2f} |" if ratio else ""
             lines.append(f"| {name} | {label} | {cells} |{tail}")
+    if here is not None:
+        factor = here / PI4_SYSBENCH_EVENTS_PER_S
+        who = "dicetray" if "dicetray" in names else base
+        guesses = "; ".join(f"{name} {label} {row[who] * factor:.0f} ms"
+                            for name, sizes in table.items() for label, row in sizes.items()
+                            if who in row)
+        lines += ["", f"**Pi 4 estimate (an estimate, not a measurement):** this machine runs "
+                  f"`sysbench cpu --threads=1` (sysbench 1.0.20, run just before and after the "
+                  f"timing) at {here:.0f} events/s, a Raspberry Pi 4 at "
+                  f"{PI4_SYSBENCH_EVENTS_PER_S:.0f} (<{PI4_SOURCE}>): {factor:.1f}× slower, so "
+                  f"{who} would take on one Pi 4 core about: {guesses}. A rough guide only "
+                  "(prime sieving is not image filtering)."]
     return lines
 
 
@@ -625,10 +639,13 @@ def main(argv: list[str] | None = None) -> int:
     real = [name for name in args.sets if name != RENDERED]
     if args.real_speed_photos > 0 and real:
         used = [m for m in chosen if m.only_on is None and not m.told]
+        before = sysbench_events_per_s()
         table = {name: real_speed(photo_samples(load_set(name)[:args.real_speed_photos]),
                                   used, args.speed_repeat) for name in real}
+        after = sysbench_events_per_s()
+        here = (before + after) / 2 if before and after else None
         section = ["", "### Speed on real photos", "",
-                   *real_speed_lines(table, args.real_speed_photos, args.speed_repeat)]
+                   *real_speed_lines(table, args.real_speed_photos, args.speed_repeat, here)]
         out += section
         print("\n".join(section), flush=True)
     if args.speed_frames > 0:

@@ -38,8 +38,11 @@ CLASSES: tuple[str, ...] = ("unreadable", "1", "2", "3", "4", "5", "6", "none")
 #: Views each crop is read in: quarter turns, then the same turns of its mirror image
 #: (measured on the real photos: 4 turns read 1-1.5 points more dice right than one,
 #: and fewer wrong with p >= 0.8; 8 views, the mirror's too, read 0.6 points more of
-#: nell-byler's dice than 4, and as many of matteop65's).
+#: nell-byler's dice than 4, and as many of matteop65's; the reader reads the mirror's
+#: only where the four turns are in doubt, see :func:`classify`'s ``settled``: four for
+#: every crop left one rendered frame silently wrong that eight refuse, docs/benchmarks.md).
 TURNS = 8
+_QUARTERS = 4  # the views that are turns of the crop itself
 
 
 def crop(frame: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
@@ -67,7 +70,8 @@ def crops(frame: np.ndarray, dice: Sequence[tuple[float, float, float]]) -> np.n
 
 def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
              model: Path = MODEL, turns: int = TURNS,
-             first: np.ndarray | None = None, threads: int | None = None) -> np.ndarray:
+             first: np.ndarray | None = None, threads: int | None = None,
+             settled: float | None = None) -> np.ndarray:
     """Per die (x, y, size) in a BGR frame, the probabilities of each of :data:`CLASSES`
     (N x 8): a die showing no readable face, each value 1-6, or no die at all.
 
@@ -76,7 +80,19 @@ def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
     as it turns nor in a mirror: each of the six layouts is its own mirror image, turned).
     ``first``, the answers already read unturned (``turns=1``), spares reading that view
     again. ``threads``: how many the network runs on (None: as many as OpenCV; see
-    :func:`dicetray.vision.networks.load`).
+    :func:`dicetray.vision.networks.load`). ``settled``: the mirror image's views are
+    read only for the crops whose four turns are in doubt, their likeliest classes not
+    all the same or their mean of it under ``settled``; the others are answered by the
+    four turns (None: every crop in every view).
+
+    >>> frame = np.full((120, 160, 3), 90, np.uint8)
+    >>> dice = [(80.0, 60.0, 40.0), (40.0, 40.0, 30.0)]
+    >>> every = classify(frame, dice)
+    >>> bool(np.allclose(every, classify(frame, dice, settled=1.01), atol=1e-6))  # none settled
+    True
+    >>> four = classify(frame, dice, turns=4)  # a plain grey crop: the same in every turn
+    >>> bool(np.allclose(four, classify(frame, dice, settled=0.0), atol=1e-6))
+    True
     """
     blob = crops(frame, dice)
     n = len(blob)
@@ -89,17 +105,34 @@ def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
         raise ValueError(f"first answers must be {n} x {len(CLASSES)}, got {first.shape}")
     else:
         start, total = 1, first.astype(np.float64)
-    if start < turns:
-        turned = [_view(blob, k) for k in range(start, turns)]
-        net = load(model, "face classifier", threads=threads)
-        logits = net.run(np.concatenate(turned)).reshape(len(turned) * n, -1).astype(np.float64)
+    net = load(model, "face classifier", threads=threads)
+
+    def views(rows: np.ndarray | slice, ks: range) -> np.ndarray:
+        """The probabilities of crops ``rows`` in views ``ks`` (views x rows x classes)."""
+        turned = [_view(blob[rows], k) for k in ks]
+        logits = net.run(np.concatenate(turned)).astype(np.float64)
+        logits = logits.reshape(len(turned) * len(turned[0]), -1)
         if logits.shape[1] != len(CLASSES):
             raise VisionError(f"face classifier model {model} answers {logits.shape[1]} "
                               f"classes, not {len(CLASSES)} (reinstall dicetray)")
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        probs = e / e.sum(axis=1, keepdims=True)
-        total += probs.reshape(len(turned), n, -1).sum(axis=0)
-    return (total / turns).astype(np.float32)
+        return (e / e.sum(axis=1, keepdims=True)).reshape(len(turned), len(turned[0]), -1)
+
+    if settled is None or turns <= _QUARTERS:
+        if start < turns:
+            total += views(slice(None), range(start, turns)).sum(axis=0)
+        return (total / turns).astype(np.float32)
+    each = np.empty((_QUARTERS, n, len(CLASSES)), np.float64)
+    each[:start] = total
+    each[start:] = views(slice(None), range(start, _QUARTERS))
+    mean = each.mean(axis=0)
+    likeliest = mean.argmax(axis=1)
+    doubt = np.flatnonzero(~((each.argmax(axis=2) == likeliest).all(axis=0)
+                             & (mean.max(axis=1) >= settled)))
+    if len(doubt):
+        more = views(doubt, range(_QUARTERS, turns)).sum(axis=0)
+        mean[doubt] = (each[:, doubt].sum(axis=0) + more) / turns
+    return mean.astype(np.float32)
 
 
 def _view(blob: np.ndarray, k: int) -> np.ndarray:

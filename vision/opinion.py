@@ -163,9 +163,10 @@ class Opinion:
     def _opinions(self, every: list[Die],
                   early: dict[Candidate, np.ndarray]) -> dict[int, np.ndarray]:
         """The classifier's probabilities per die (by ``id``), each read once (taken from
-        ``early`` where it was read already), and again in eight views (quarter turns and
-        mirror images: surer, but eight times the work) where the answer decides
-        something: a die the pips did not read, or read unlike the classifier."""
+        ``early`` where it was read already), and again in four views (quarter turns) where
+        the answer decides something: a die the pips did not read, or read unlike the
+        classifier; and in the mirror image's four where those four disagree or are not
+        sure (``net_sure``) of their answer."""
         finds = [d.found for d in every]
         assert all(f is not None for f in finds)
         # cropped where the detector saw the die (centring on the pips' fit was measured
@@ -184,7 +185,8 @@ class Opinion:
                  if not d.value or d.fallback is not None or probs[i, d.value] < self.st.likely]
         if again:
             probs[again] = self.classifier.classify(self.img, [where[i] for i in again],
-                                                    first=probs[again])
+                                                    first=probs[again],
+                                                    settled=self.st.net_sure)
         return {id(d): p for d, p in zip(every, probs, strict=True)}
 
     def moving(self, finds: list[Candidate], others: list[Candidate],
@@ -213,11 +215,13 @@ class Opinion:
             probs = self.classifier.classify(self.img, where, turns=1)
             # the eight views' mean reaches ``sure`` only if the first view reaches what
             # the other seven (each at most 1) leave to it: below that, it is decided
+            # (and where the four turns settle it, they answer)
             views = TURNS
             could = np.flatnonzero(probs[:, _UNREADABLE] >= views * sure - (views - 1) - 1e-3)
             if len(could):
                 probs[could] = self.classifier.classify(
-                    self.img, [where[i] for i in could], first=probs[could])
+                    self.img, [where[i] for i in could], first=probs[could],
+                    settled=st.net_sure)
         else:
             probs = probs.reshape(len(finds), -1)[smeared]
         return [finds[i] for i, p in zip(smeared, probs, strict=True)

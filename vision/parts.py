@@ -49,9 +49,11 @@ class FaceClassifier(Protocol):
     :data:`dicetray.vision.classifier.CLASSES` (unreadable, 1-6, no die)."""
 
     def classify(self, frame: np.ndarray, dice: Sequence[Where], *, turns: int = TURNS,
-                 first: np.ndarray | None = None) -> np.ndarray:
+                 first: np.ndarray | None = None,
+                 settled: float | None = None) -> np.ndarray:
         """N x 8 probabilities, each crop read in ``turns`` views (``first``: the answers
-        of the first view, already read)."""
+        of the first view, already read; ``settled``: the views past the four turns
+        only where those are in doubt, see :func:`dicetray.vision.classifier.classify`)."""
         ...
 
     def classify_soon(self, frame: np.ndarray, dice: Sequence[Where]) -> Future[np.ndarray]:
@@ -79,8 +81,9 @@ class ShippedClassifier:
     """The face classifier installed with dicetray (:func:`dicetray.vision.classifier.classify`)."""
 
     def classify(self, frame: np.ndarray, dice: Sequence[Where], *, turns: int = TURNS,
-                 first: np.ndarray | None = None) -> np.ndarray:
-        return _classifier.classify(frame, dice, turns=turns, first=first)
+                 first: np.ndarray | None = None,
+                 settled: float | None = None) -> np.ndarray:
+        return _classifier.classify(frame, dice, turns=turns, first=first, settled=settled)
 
     def classify_soon(self, frame: np.ndarray, dice: Sequence[Where]) -> Future[np.ndarray]:
         return soon(_classifier.classify, frame, list(dice), turns=1, threads=1)

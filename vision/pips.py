@@ -17,13 +17,16 @@ little larger than a pip keeps exactly the blobs smaller than it.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-__all__ = ["PipMaps", "Pips", "channels", "chroma", "find_pips", "hat_maps", "pip_maps"]
+__all__ = ["PipMaps", "Pips", "channels", "chroma", "find_pips", "find_pips_in", "hat_maps",
+           "pip_maps"]
 
 #: A blob counts as a pip candidate when its contrast against its face reaches this.
 MIN_PEAK = 38.0
@@ -179,28 +182,24 @@ def pip_maps(image: np.ndarray, kernel: int, every_channel: bool = False,
     return hat_maps(cv2.merge(used), kernel, planes)
 
 
-def _moments(response: np.ndarray, lab_on: np.ndarray, flat: np.ndarray, n: int,
-             stats: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
-    """Per component 0..n-1 (``lab_on``: the label of each mask pixel ``flat``): peak,
-    area, centre, equivalent diameter, elongation and fill (area over its moment
-    ellipse's). ``stats``: OpenCV's labelling statistics and centroids, to take the areas
-    and centres from (the same numbers; component 0, the background, counts no pixel
-    either way)."""
-    values = response.ravel()[flat]
+def _moments(values: np.ndarray, lab_on: np.ndarray, xs: np.ndarray, ys: np.ndarray,
+             n: int, known: tuple[np.ndarray, np.ndarray] | None = None
+             ) -> tuple[np.ndarray, ...]:
+    """Per component 0..n-1 (``lab_on``: the label of each mask pixel, at ``xs``, ``ys``,
+    of response ``values``): peak, area, centre, equivalent diameter, elongation and fill
+    (area over its moment ellipse's). ``known``: the areas and x centres already worked
+    out (OpenCV's labelling statistics: the same numbers, as the sums are of whole
+    numbers)."""
     peaks = np.zeros(n, np.float32)
     # Per-blob maximum without ufunc.at: after a stable sort by value, the last write wins.
     order = np.argsort(values, kind="stable")
     peaks[lab_on[order]] = values[order]
-    ys, xs = np.divmod(flat, response.shape[1])
-    xs, ys = xs.astype(np.float64), ys.astype(np.float64)
-    if stats is None:
+    if known is None:
         m00 = np.maximum(np.bincount(lab_on, minlength=n).astype(np.float64), 1.0)
         cx = np.bincount(lab_on, xs, minlength=n) / m00
-        cy = np.bincount(lab_on, ys, minlength=n) / m00
     else:
-        m00 = stats[0][:, cv2.CC_STAT_AREA].astype(np.float64)
-        cx, cy = stats[1][:, 0].copy(), stats[1][:, 1].copy()
-        m00[0], cx[0], cy[0] = 1.0, 0.0, 0.0
+        m00, cx = known
+    cy = np.bincount(lab_on, ys, minlength=n) / m00
     vxx = np.bincount(lab_on, xs**2, minlength=n) / m00 - cx**2 + 1 / 12
     vyy = np.bincount(lab_on, ys**2, minlength=n) / m00 - cy**2 + 1 / 12
     vxy = np.bincount(lab_on, xs * ys, minlength=n) / m00 - cx * cy
@@ -229,8 +228,24 @@ SPLIT_FILL = 0.75
 SPLIT_D = 0.4
 
 
-def _blobs(response: np.ndarray, dark: bool, min_area: int, reach: int,
-           kernel: int | None = None) -> list[np.ndarray]:
+def _blobs(maps: Sequence[PipMaps], min_area: int, reach: int,
+           kernel: int | None = None) -> list[list[np.ndarray] | None]:
+    """The blobs of each of ``maps`` as pip columns (x, y, d, peak, dark, elongation,
+    fill; None: none), the dark ones first, each polarity's found whole first and then
+    those cut out of larger blobs (with ``kernel``), round by round. Every map is labelled
+    in one image, one below the other, at least ``reach`` blank rows apart: no blob nor
+    the strongest response near a pixel reaches across, so each map's blobs are what they
+    are alone (and the calls are one per image, not per map: on the small windows looked
+    at closer, the calls are most of the work)."""
+    planes = [m for pair in maps for m in (pair.dark, pair.light)]
+    h, w = planes[0].shape
+    # each map's first row: even, as OpenCV labels two rows at a time (so each map's
+    # blobs are numbered as when it is labelled alone)
+    step = h + reach + (h + reach) % 2
+    starts = np.arange(len(planes)) * step
+    response = np.zeros((starts[-1] + h, w), np.uint8)
+    for top, plane in zip(starts.tolist(), planes, strict=True):
+        response[top:top + h] = plane
     # each pixel is judged against the strongest response near it, so two pips (or a
     # pip and the face between pips) only merge when the gap between them is bright
     local = cv2.dilate(response, np.ones((reach, reach), np.uint8))
@@ -241,15 +256,31 @@ def _blobs(response: np.ndarray, dark: bool, min_area: int, reach: int,
     n, labels, stats, centres = cv2.connectedComponentsWithStats(
         mask.view(np.uint8), connectivity=8, ltype=cv2.CV_16U if few else cv2.CV_32S)
     if n <= 1:
-        return []
+        return [None] * len(maps)
+    values = response.ravel()
+
+    def blobs(flat: np.ndarray, labels: np.ndarray, n: int,
+              known: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
+        lab_on = labels.ravel()[flat]
+        ys, xs = np.divmod(flat, w)
+        which = ys // step  # each pixel's map (the rows between maps are never in a blob)
+        ys -= starts[which]  # each map's own rows
+        plane = np.zeros(n, np.intp)
+        plane[lab_on] = which
+        return (lab_on, plane,
+                *_moments(values[flat], lab_on, xs.astype(np.float64), ys.astype(np.float64), n,
+                          known))
+
     flat = np.flatnonzero(mask)
-    lab_on = labels.ravel()[flat]
-    peaks, area, cx, cy, d, elong, fill = _moments(response, lab_on, flat, n, (stats, centres))
-    w = stats[:, cv2.CC_STAT_WIDTH]
-    h = stats[:, cv2.CC_STAT_HEIGHT]
-    keep = (peaks >= MIN_PEAK) & (area >= min_area) & (np.maximum(w, h) <= 4 * np.minimum(w, h))
+    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    area[0] = 1.0  # the background: counted as no pixel (its row is never kept)
+    lab_on, plane, peaks, area, cx, cy, d, elong, fill = blobs(
+        flat, labels, n, (area, centres[:, 0].copy()))
+    bw = stats[:, cv2.CC_STAT_WIDTH]
+    bh = stats[:, cv2.CC_STAT_HEIGHT]
+    keep = (peaks >= MIN_PEAK) & (area >= min_area) & (np.maximum(bw, bh) <= 4 * np.minimum(bw, bh))
     keep[0] = False
-    cols = [cx[keep], cy[keep], d[keep], peaks[keep].astype(np.float64), elong[keep], fill[keep]]
+    cols = [arr[keep] for arr in (cx, cy, d, peaks.astype(np.float64), plane, elong, fill)]
     if kernel is not None:
         # a blob no pip could be (too large, ragged or long) is cut again nearer its peak
         bad = (peaks >= MIN_PEAK) & (area >= min_area) & ~(
@@ -258,28 +289,34 @@ def _blobs(response: np.ndarray, dark: bool, min_area: int, reach: int,
         for fraction in SPLIT_FRACTIONS:
             if not bad.any():
                 break
-            on = bad[lab_on] & (response.ravel()[flat] >= fraction * peaks[lab_on])
+            on = bad[lab_on] & (values[flat] >= fraction * peaks[lab_on])
             sub = np.zeros(mask.shape, bool)
             sub.ravel()[flat[on]] = True
             n, labels = cv2.connectedComponents(sub.view(np.uint8), connectivity=8)
             if n <= 1:
                 break
             flat = np.flatnonzero(sub)
-            lab_on = labels.ravel()[flat]
-            peaks, area, cx, cy, d, elong, fill = _moments(response, lab_on, flat, n)
+            lab_on, plane, peaks, area, cx, cy, d, elong, fill = blobs(flat, labels, n)
             # what is cut out of a larger blob is a pip only when clean and round: the
             # pieces of a die's outline or of a marbled face are small, ragged or long
             good = ((peaks >= MIN_PEAK) & (area >= min_area) & _pip_shaped(d, elong, fill, kernel)
                     & (elong <= SPLIT_ELONG) & (fill >= SPLIT_FILL) & (d >= SPLIT_D * kernel))
             good[0] = False
             cols = [np.concatenate([col, arr[good]]) for col, arr in
-                    zip(cols, (cx, cy, d, peaks.astype(np.float64), elong, fill), strict=True)]
+                    zip(cols, (cx, cy, d, peaks.astype(np.float64), plane, elong, fill),
+                        strict=True)]
             bad = (peaks >= MIN_PEAK) & (area >= min_area) & ~good
             bad[0] = False
-    x, y, dd, pk, el, fi = cols
-    if x.size == 0:
-        return []
-    return [x, y, dd, pk, np.full(x.size, dark), el, fi]
+    # each map's dark blobs, then its light ones, each in the order they were found
+    order = np.argsort(cols[4], kind="stable")
+    cols = [col[order] for col in cols]
+    ends = np.searchsorted(cols[4], np.arange(0, len(planes) + 1, 2))
+    out: list[list[np.ndarray] | None] = []
+    for lo, hi in itertools.pairwise(ends.tolist()):
+        part = [col[lo:hi] for col in cols]
+        part[4] = part[4] % 2 == 0  # dark: the first of each map's two planes
+        out.append(part if hi > lo else None)
+    return out
 
 
 def find_pips(image: np.ndarray, kernel: int, maps: PipMaps | None = None,
@@ -287,16 +324,21 @@ def find_pips(image: np.ndarray, kernel: int, maps: PipMaps | None = None,
     """Round, high-contrast blobs smaller than ``kernel`` px, dark and light ones; with
     ``split``, also the clean round blobs cut out of a larger one nearer its peak
     (:data:`SPLIT_FRACTIONS`)."""
-    maps = maps or pip_maps(image, kernel)
-    cols: list[list[np.ndarray]] = [[] for _ in range(7)]
-    for dark in (True, False):
-        found = _blobs(maps.of(dark), dark, min_area=4, reach=max(3, kernel // 3),
-                       kernel=kernel if split else None)
-        for col, arr in zip(cols, found, strict=False):
-            col.append(arr)
-    if not cols[0]:
-        return Pips.empty()
-    x, y, d, peak, dark, elong, fill = (np.concatenate(c) for c in cols)
-    round_ = _pip_shaped(d, elong, fill, kernel)
-    pips = Pips(x, y, d, peak, dark.astype(bool), elong, fill)
-    return pips.take(round_)
+    return find_pips_in([maps or pip_maps(image, kernel)], kernel, split)[0]
+
+
+def find_pips_in(maps: Sequence[PipMaps], kernel: int, split: bool = False) -> list[Pips]:
+    """:func:`find_pips` in each of several maps of one image (the same pips, found at
+    once)."""
+    if not maps:
+        return []
+    out = []
+    for found in _blobs(maps, min_area=4, reach=max(3, kernel // 3),
+                        kernel=kernel if split else None):
+        if found is None:
+            out.append(Pips.empty())
+            continue
+        x, y, d, peak, dark, elong, fill = found
+        round_ = _pip_shaped(d, elong, fill, kernel)
+        out.append(Pips(x, y, d, peak, dark.astype(bool), elong, fill).take(round_))
+    return out

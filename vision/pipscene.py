@@ -26,7 +26,15 @@ from dicetray.vision.faces import groups, linkable
 from dicetray.vision.gradients import Window, structure_at, structure_windows
 from dicetray.vision.layouts import FaceLayouts
 from dicetray.vision.measure import median, odd, pixels, roundness
-from dicetray.vision.pips import Pips, channels, chroma, find_pips, hat_maps, pip_maps
+from dicetray.vision.pips import (
+    Pips,
+    channels,
+    chroma,
+    find_pips,
+    find_pips_in,
+    hat_maps,
+    pip_maps,
+)
 from dicetray.vision.resize import resize
 from dicetray.vision.settings import DEFAULT_SETTINGS, ReaderSettings
 
@@ -93,15 +101,17 @@ def face_pips(work: np.ndarray, kernel: int, st: ReaderSettings, closer: bool = 
     (:func:`dicetray.vision.pips.chroma`: a red pip on a grey or blue face)."""
     extremes = channels(work)
     maps = pip_maps(work, kernel, every_channel=closer, extremes=extremes, planes=closer)
-    pips = find_pips(work, kernel, maps, split=closer)
     hues = chroma(work) if hue else ()
-    for ch in hues:
-        # each opponent channel on its own: maxed into the maps above, a face's light
-        # swirl runs a pip's blob into the next one's
-        own = hat_maps(ch, kernel, planes=True)
-        more = find_pips(work, kernel, own, split=True)
-        pips = Pips.join([pips, more.take(more.apart_from(pips))])
-        maps = replace(maps, planes=maps.planes + own.planes)
+    # each opponent channel on its own: maxed into the maps above, a face's light swirl
+    # runs a pip's blob into the next one's
+    own = [hat_maps(ch, kernel, planes=True) for ch in hues]
+    if closer:
+        pips, *more = find_pips_in([maps, *own], kernel, split=True)
+    else:
+        pips, more = find_pips(work, kernel, maps), find_pips_in(own, kernel, split=True)
+    for found, hat in zip(more, own, strict=True):
+        pips = Pips.join([pips, found.take(found.apart_from(pips))])
+        maps = replace(maps, planes=maps.planes + hat.planes)
     if len(pips) == 0:
         return pips, np.zeros((0, 3), np.float32), maps
     radius = pips.d / 2 + np.maximum(st.ring_gap_px, st.ring_gap * pips.d)

@@ -276,3 +276,7 @@ def test_real_speed_times_each_method_at_own_size_and_1280x960() -> None:
     assert shapes == [(2, 8, 3)] * 2 + [(960, 1280, 3)] * 2
     lines = real_speed_lines({"set": table}, photos=1, repeat=2)
     assert any(line.startswith("| set | 1280×960 |") for line in lines)
+    assert "Pi 4" not in lines[-1]
+    estimate = real_speed_lines({"set": {"1280×960": {"dicetray": 10.0}}}, 1, 2,
+                                here=2955.66)[-1]
+    assert "2.0× slower" in estimate and "set 1280×960 20 ms" in estimate

@@ -47,7 +47,8 @@ class Says:
         self.crops = 0
 
     def classify(self, frame: np.ndarray, dice: list, *, turns: int = 8,
-                 first: np.ndarray | None = None) -> np.ndarray:
+                 first: np.ndarray | None = None,
+                 settled: float | None = None) -> np.ndarray:
         self.crops += len(dice)
         return np.tile(self.probs, (len(dice), 1))
 

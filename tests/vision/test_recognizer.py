@@ -116,7 +116,8 @@ class _Classifier:
         self._fake = fake
 
     def classify(self, frame: np.ndarray, dice: list, *, turns: int = 8,
-                 first: np.ndarray | None = None) -> np.ndarray:
+                 first: np.ndarray | None = None,
+                 settled: float | None = None) -> np.ndarray:
         return self._fake(frame, list(dice), turns, first)
 
     def classify_soon(self, frame: np.ndarray, dice: list) -> Future:
