@@ -34,10 +34,12 @@ class Misreads:
         return out
 
     def classify(self, frame: np.ndarray, dice: Sequence[tuple[float, float, float]], *,
-                 turns: int = TURNS, first: np.ndarray | None = None) -> np.ndarray:
+                 turns: int = TURNS, first: np.ndarray | None = None,
+                 settled: float | None = None) -> np.ndarray:
         # ``first`` (this classifier's own answers) is not handed on: the shipped one
-        # reads every view again, so the misreading is applied once
-        return self._misread(self.inner.classify(frame, dice, turns=turns))
+        # reads every view again, so the misreading is applied once; ``settled`` is
+        # weighed on the shipped one's own answers
+        return self._misread(self.inner.classify(frame, dice, turns=turns, settled=settled))
 
     def classify_soon(self, frame: np.ndarray,
                       dice: Sequence[tuple[float, float, float]]) -> Future[np.ndarray]:

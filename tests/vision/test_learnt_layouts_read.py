@@ -43,7 +43,8 @@ class Sketched:
         self.drawn, self.sure, self.misreads = tuple(drawn), sure, misreads or {}
 
     def classify(self, frame: np.ndarray, dice: Sequence[tuple[float, float, float]], *,
-                 turns: int = 8, first: np.ndarray | None = None) -> np.ndarray:
+                 turns: int = 8, first: np.ndarray | None = None,
+                 settled: float | None = None) -> np.ndarray:
         out = np.full((len(dice), len(CLASSES)), (1 - self.sure) / (len(CLASSES) - 1),
                       np.float32)
         for i, (x, y, size) in enumerate(dice):

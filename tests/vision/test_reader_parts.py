@@ -123,7 +123,8 @@ class Where(Says):
     """Sure of a 4 on a die, a weak guess of 2 on anything near the frame's bottom edge."""
 
     def classify(self, frame: np.ndarray, dice: list, *, turns: int = 8,
-                 first: np.ndarray | None = None) -> np.ndarray:
+                 first: np.ndarray | None = None,
+                 settled: float | None = None) -> np.ndarray:
         weak = np.full(len(CLASSES), 0.1, np.float32)
         weak[2] = 0.3
         return np.array([weak if y > frame.shape[0] - 20 else Says(4).probs
