@@ -5,7 +5,8 @@ A tray is drawn (:mod:`dicetray.vision.sketch`): white dice with red pips, five 
 at random places and turns, 1920×1080, whose 6s keep ``--columns`` of the usual column
 spread and whose 2s and 3s have their pips ``--two`` and ``--three`` of the edge from the
 centre (common dice: 1.0, 0.27, 0.27). A calibration is made (``build_calibration``,
-the shipped reader) from two empty frames and ``--calibrate`` rolls of its own; then
+the shipped reader) from two empty frames (none with ``--no-empty``) and ``--calibrate``
+rolls of its own; then
 ``--rolls`` other rolls (``--seed``) are read, told there are five dice, three ways:
 without a calibration, with that calibration but its learnt layouts taken out, and with
 it whole. Per way: rolls right / refused / silently wrong, and the refusals' reasons.
@@ -106,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--three", type=float, default=0.27, help="the 3s' pip offset (edges)")
     parser.add_argument("--rendered", type=int, default=0, help="rendered trays instead")
     parser.add_argument("--frames", type=int, default=6, help="frames read per rendered tray")
+    parser.add_argument("--no-empty", action="store_true",
+                        help="calibrate from the dice rolls alone (no empty-tray frames)")
     args = parser.parse_args(argv)
     if args.rendered:
         rendered(args.rendered, args.frames)
@@ -117,10 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     shape = (args.columns, args.two, args.three)
     # the calibration's rolls are drawn with another seed than the rolls read
     frames = [f for f, _ in tray_rolls(args.calibrate, args.seed + 1000, *shape)]
-    calibration, _ = build_calibration([sketch([], seed=1), sketch([], seed=2)], frames, dice=5)
+    empty = [] if args.no_empty else [sketch([], seed=1), sketch([], seed=2)]
+    calibration, _ = build_calibration(empty, frames, dice=5)
     learnt = ", ".join(f"{f.value} ({f.dice} dice)" for f in calibration.layouts) or "none"
     print(f"tray: 6s' columns {args.columns}, 2s at {args.two}, 3s at {args.three}; "
-          f"calibrated on {args.calibrate} rolls, layouts learnt: {learnt}")
+          f"calibrated on {args.calibrate} rolls{' alone' if args.no_empty else ''}, "
+          f"layouts learnt: {learnt}")
     ways = {"no calibration": None,
             "calibration without layouts": replace(calibration, layouts=()),
             "calibration with learnt layouts": calibration}
