@@ -594,8 +594,7 @@ def build_calibration(
     reader: Reader | None = None,
     camera: CameraSettings | None = None,
 ) -> tuple[Calibration, CalibrationReport]:
-    """Make a calibration from frames of the empty tray and frames with dice on it (with
-    no ``empty_frames``, from the dice frames alone: see :func:`_without_empty_tray`).
+    """Make a calibration from frames of the empty tray and frames with dice on it.
 
     The background is the per-pixel median of ``empty_frames``; the tray is found
     in it as the large even region round the image centre (or given as ``tray``,
@@ -603,38 +602,59 @@ def build_calibration(
     colours come from the dice frames (what differs from the background), and
     the recognizer (``reader``, default :func:`dicetray.vision.read`) reads each
     dice frame with the new calibration to measure how well it works.
+    With no ``empty_frames`` (photos of a tray whose empty view nobody took) the tray
+    is ``tray`` or the whole frame, nothing is left out as the empty tray's, and the
+    dice's size, colours and face layouts come from the dice the recognizer reads in
+    the dice frames alone (at least :data:`MIN_DICE_SEEN`).
     CalibrationError when the frames don't allow a calibration.
     """
     import cv2
 
-    if not list(empty_frames):
-        return _without_empty_tray(dice_frames, tray=tray, ledge=ledge, dice=dice,
-                                   reader=reader, camera=camera)
-    background = _median_frame(empty_frames, "empty-tray")
-    height, width = background.shape[:2]
+    empty_frames = list(empty_frames)
+    background = _median_frame(empty_frames, "empty-tray") if empty_frames else None
+    if background is None:
+        shots = _check_frames(dice_frames, None, "dice")
+        height, width = shots[0].shape[:2]
+    else:
+        height, width = background.shape[:2]
     shots = _check_frames(dice_frames, (height, width), "dice")
-    tray_polygon = _polygon(tray, "tray") if tray is not None else _find_tray(background)
     ledge_polygon = _polygon(ledge, "ledge") if ledge is not None else None
-    zones = Calibration(image_size=(width, height), tray=tray_polygon, ledge=ledge_polygon,
-                        die_size=max(2.0, min(width, height) / 20)).zone_mask()
-    blobs = [_dice_blobs(shot, background, zones, dice) for shot in shots]
-    found = [b for frame_blobs in blobs for b in frame_blobs]
-    if not found:
-        raise CalibrationError("no dice found in the dice frames (nothing differs from the "
-                               "empty tray inside the tray zone)")
-    singles = [b[0] for b in found if b[2] == 1] or [b[0] for b in found]
-    die_size = float(np.median(singles))
+    if tray is not None:
+        tray_polygon = _polygon(tray, "tray")
+    elif background is None:  # no empty tray to find it in: the whole frame
+        tray_polygon = ((0.0, 0.0), (width - 1.0, 0.0), (width - 1.0, height - 1.0),
+                        (0.0, height - 1.0))
+    else:
+        tray_polygon = _find_tray(background)
+    blobs: list[list[tuple[float, np.ndarray, int]]] = []
+    if background is not None:
+        zones = Calibration(image_size=(width, height), tray=tray_polygon,
+                            ledge=ledge_polygon,
+                            die_size=max(2.0, min(width, height) / 20)).zone_mask()
+        blobs = [_dice_blobs(shot, background, zones, dice) for shot in shots]
+        found = [b for frame_blobs in blobs for b in frame_blobs]
+        if not found:
+            raise CalibrationError("no dice found in the dice frames (nothing differs from "
+                                   "the empty tray inside the tray zone)")
+        singles = [b[0] for b in found if b[2] == 1] or [b[0] for b in found]
+        die_size = float(np.median(singles))
     # the dice the recognizer reads alone, before any calibration, measure their own
     # size and colours: white dice on a pale tray differ from it by their pips only, and
     # the difference measured the pips (16 px for dice 90 px wide, their colours swapped)
     alone = _read_alone(shots, dice, reader)
     seen = [list(r.dice) if r is not None else [] for r in alone]
-    if sum(len(r) for r in seen) >= MIN_DICE_SEEN:
+    read_alone = sum(len(r) for r in seen)
+    if read_alone >= MIN_DICE_SEEN:
         die_size = float(np.median([d.size for r in seen for d in r]))
         blobs = [[(d.size, _disc((height, width), d), 1) for d in r] for r in seen]
+    elif background is None:
+        raise CalibrationError(
+            f"without frames of the empty tray the dice are measured on the dice the "
+            f"recognizer reads in the dice frames: {read_alone} read, "
+            f"{MIN_DICE_SEEN} needed (give --empty frames, or frames with the dice apart)")
     die_color, pip_color = _dice_colours(shots, blobs, die_size, cv2)
     layouts = _learn_layouts(shots, seen, die_color, pip_color)
-    if tray is None:
+    if tray is None and background is not None:
         # the floor seen in the empty tray lies below the dice's top faces, which a
         # tilted camera sees a little further out: widen the zone by half a die
         tray_polygon = _grow(tray_polygon, die_size * 0.5)
@@ -646,46 +666,10 @@ def build_calibration(
     counts = [sum(b[2] for b in frame_blobs) for frame_blobs in blobs]
     report = _read_back(calibration, shots, counts, dice, reader)
     read_sizes = [d.size for r in report.readings if r.ok for d in r.dice]
-    if read_sizes:
+    if read_sizes and background is not None:
         # the recognizer measures the dice it read cleanly more exactly than a difference
         # from the empty tray, which pale dice on a pale floor or dark on dark blur
         calibration = replace(calibration, die_size=float(np.median(read_sizes)))
-    return replace(calibration, quality=_quality(len(shots), report)), report
-
-
-def _without_empty_tray(dice_frames: Sequence[np.ndarray], *, tray: Sequence[Point] | None,
-                        ledge: Sequence[Point] | None, dice: int | None,
-                        reader: Reader | None, camera: CameraSettings | None
-                        ) -> tuple[Calibration, CalibrationReport]:
-    """A calibration from dice frames alone (photos of a tray whose empty view nobody
-    took): the tray is ``tray`` or the whole frame, nothing is left out as the empty
-    tray's, and the dice's size, colours and face layouts come from the dice the
-    recognizer reads in the frames with no calibration (at least
-    :data:`MIN_DICE_SEEN`)."""
-    import cv2
-
-    shots = _check_frames(dice_frames, None, "dice")
-    height, width = shots[0].shape[:2]
-    shots = _check_frames(shots, (height, width), "dice")
-    whole = ((0.0, 0.0), (width - 1.0, 0.0), (width - 1.0, height - 1.0), (0.0, height - 1.0))
-    tray_polygon = _polygon(tray, "tray") if tray is not None else whole
-    ledge_polygon = _polygon(ledge, "ledge") if ledge is not None else None
-    alone = _read_alone(shots, dice, reader)
-    seen = [list(r.dice) if r is not None else [] for r in alone]
-    if sum(len(r) for r in seen) < MIN_DICE_SEEN:
-        raise CalibrationError(
-            f"without frames of the empty tray the dice are measured on the dice the "
-            f"recognizer reads in the dice frames: {sum(len(r) for r in seen)} read, "
-            f"{MIN_DICE_SEEN} needed (give --empty frames, or frames with the dice apart)")
-    die_size = float(np.median([d.size for r in seen for d in r]))
-    blobs = [[(d.size, _disc((height, width), d), 1) for d in r] for r in seen]
-    die_color, pip_color = _dice_colours(shots, blobs, die_size, cv2)
-    layouts = _learn_layouts(shots, seen, die_color, pip_color)
-    calibration = _assembled(
-        Calibration(image_size=(width, height), tray=tray_polygon, ledge=ledge_polygon,
-                    die_size=die_size, die_color=die_color, pip_color=pip_color,
-                    camera=camera or CameraSettings(), layouts=layouts))
-    report = _read_back(calibration, shots, [len(r) for r in seen], dice, reader)
     return replace(calibration, quality=_quality(len(shots), report)), report
 
 
