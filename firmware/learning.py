@@ -240,15 +240,11 @@ class Learning:
             if not pairs:
                 self.note = "nothing learnt: no die could be matched to the values given"
                 return 0
-            events = self._answers(frame, pairs)
-            teaching = self.teaching
-            for event in events:
-                teaching = teaching.apply(event)
-            teaching = self._trimmed(teaching)
+            teaching, learnt = self._taught(self.teaching, frame, pairs)
             self._save(teaching)
             self.teaching = teaching
-            self.note = f"{len(events)} dice learnt"
-            return len(events)
+            self.note = f"{learnt} dice learnt"
+            return learnt
 
     def relearn(self, lessons: Iterable[Lesson]) -> int:
         """Learn anew from ``lessons``, oldest first (the corrections the tray stored):
@@ -261,22 +257,24 @@ class Learning:
                 pairs = pair(lesson.dice, lesson.values)
                 if not pairs:
                     continue
-                events = self._answers(lesson.frame, pairs)
-                for event in events:
-                    teaching = teaching.apply(event)
-                teaching = self._trimmed(teaching)
-                learnt, taught = learnt + len(events), taught + 1
+                teaching, more = self._taught(teaching, lesson.frame, pairs)
+                learnt, taught = learnt + more, taught + 1
             self.forget()
             self._save(teaching)
             self.teaching = teaching
             self.note = f"relearnt: {learnt} dice from {taught} corrections"
             return learnt
 
-    def _answers(self, frame: Any, pairs: Sequence[tuple[Die, int]]) -> tuple[Confirmed, ...]:
-        """The confirmed dice of ``pairs`` on ``frame``, with the classifier's answers
-        rounded as the file will hold them (and the next start read them)."""
+    def _taught(self, teaching: Teaching, frame: Any,
+                pairs: Sequence[tuple[Die, int]]) -> tuple[Teaching, int]:
+        """``teaching`` with the confirmed dice of ``pairs`` on ``frame`` (the classifier's
+        answers rounded as the file will hold them, and the next start read them), the
+        newest kept; and how many dice were added."""
         events = self.teacher(frame, [d for d, _ in pairs], [v for _, v in pairs])
-        return Teaching.from_json(Teaching(tuple(events)).to_json()).examples
+        examples = Teaching.from_json(Teaching(tuple(events)).to_json()).examples
+        for event in examples:
+            teaching = teaching.apply(event)
+        return self._trimmed(teaching), len(examples)
 
     def _trimmed(self, teaching: Teaching) -> Teaching:
         keep = self.settings.kept_per_value
