@@ -51,6 +51,7 @@ __all__ = [
     "Lesson",
     "Teacher",
     "pair",
+    "stored_frame",
 ]
 
 #: The tray's teaching file in its data directory (``dicetray teach`` adds to it too).
@@ -117,6 +118,24 @@ class Lesson:
     frame: Any
     dice: tuple[Die, ...]
     values: tuple[int, ...]
+
+
+def stored_frame(path: str | os.PathLike[str] | None) -> Any:
+    """The frame a lesson is learnt on, read from its file as the reader reads photos
+    (:func:`dicetray.vision.imageio.read_image`: only a regular image file of bounded size);
+    None when there is none or it cannot be read.
+
+    >>> stored_frame("/nonexistent.jpg") is None
+    True
+    """
+    from dicetray.vision.imageio import ImageFileError, read_image
+
+    if path is None:
+        return None
+    try:
+        return read_image(path)
+    except ImageFileError:
+        return None
 
 
 def pair(dice: Sequence[Die], values: Sequence[int]) -> list[tuple[Die, int]]:

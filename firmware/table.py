@@ -66,7 +66,7 @@ from dicetray.firmware.errors import (
     TrayError,
     WrongCode,
 )
-from dicetray.firmware.learning import Die, Learning
+from dicetray.firmware.learning import Die, Learning, stored_frame
 from dicetray.firmware.ledge import Seen, throw_from
 from dicetray.firmware.views import Views
 from dicetray.rules import (
@@ -528,8 +528,7 @@ class Table:
         the players' values are in the game and the store either way."""
         from dicetray.vision.errors import VisionError
 
-        path = self.frame(reading_id)
-        frame = _decoded(path) if path is not None else None
+        frame = stored_frame(self.frame(reading_id))
         if frame is None:
             self.learning.note = f"nothing learnt: no frame is kept for reading {reading_id}"
             return 0
@@ -1043,13 +1042,6 @@ def _last_game(events: Sequence[Event]) -> tuple[Event, ...]:
         return ()
     last = max((i for i, e in enumerate(events) if isinstance(e, NextGame)), default=0)
     return (events[0], *events[last + 1:]) if last else tuple(events)
-
-
-def _decoded(path: Any) -> Any:
-    """A stored frame file as a BGR image (None when it cannot be read)."""
-    import cv2
-
-    return cv2.imread(str(path), cv2.IMREAD_COLOR)
 
 
 def _name(name: Any) -> str:

@@ -69,10 +69,9 @@ def teach(ctx: click.Context, images: tuple[str, ...], target: str | None,
 
 
 def _confirm_photos(images: tuple[str, ...], path: Path, dice: int | None) -> None:
-    import cv2
-
     from dicetray.vision import read as read_frame
     from dicetray.vision.errors import TeachingError
+    from dicetray.vision.imageio import ImageFileError, read_image
     from dicetray.vision.teaching import Teaching, confirmed
 
     try:
@@ -81,9 +80,10 @@ def _confirm_photos(images: tuple[str, ...], path: Path, dice: int | None) -> No
         raise click.ClickException(str(exc)) from None
     before = len(teaching.examples)
     for name in images:
-        frame = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
-        if frame is None:
-            click.echo(f"{name}: error (not a readable image), skipped")
+        try:
+            frame = read_image(name)
+        except ImageFileError as exc:
+            click.echo(f"{name}: error ({exc.reason}), skipped")
             continue
         reading = read_frame(frame, None, dice, teaching=teaching)
         click.echo(f"{name}: {len(reading.dice)} dice found")
@@ -105,10 +105,8 @@ def _confirm_photos(images: tuple[str, ...], path: Path, dice: int | None) -> No
 
 def _relearn(folder: str | None, path: Path) -> None:
     """Learn anew from the corrections of the tray's store in ``folder``."""
-    import cv2
-
     from dicetray.firmware.errors import TrayError
-    from dicetray.firmware.learning import Die, Learning, Lesson
+    from dicetray.firmware.learning import Die, Learning, Lesson, stored_frame
     from dicetray.firmware.paths import data_dir
     from dicetray.firmware.store import DATABASE, Store
 
@@ -121,8 +119,7 @@ def _relearn(folder: str | None, path: Path) -> None:
     def lessons(store: Store):
         nonlocal missing
         for correction in store.corrections():
-            path = correction.frame_path
-            frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path is not None else None
+            frame = stored_frame(correction.frame_path)
             if frame is None:
                 missing += 1
                 continue
