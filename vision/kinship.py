@@ -50,10 +50,11 @@ def look_alike(img: np.ndarray, dropped: list[Die], known: list[Die], unread: li
                 or colour_gap(body(img, cand, st.middle), bodies) > st.look_alike):
             continue
         shown.append(cand)
-        if not read:
+        if read:
+            die.confidence = min(die.confidence, float(p[die.value]))
+        else:
             die.value = 1 + int(np.argmax(p[1:7]))
-        die.confidence = min(die.confidence, float(p[die.value])) if read else float(
-            p[die.value])
+            die.confidence = float(p[die.value])
         die.problem = Reason.AMBIGUOUS
         die.detail = f"die at {{where}} is found faintly and read unsurely as a {die.value}"
         out.append(die)

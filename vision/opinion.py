@@ -283,16 +283,18 @@ class Opinion:
                      and int(np.argmax(p)) in (_UNREADABLE, 1, _NONE))
             return faint or d.found.size < small
 
-        strays = [d for d in dice if stray(d)]
-        dice = [d for d in dice if not stray(d)]
+        flags = [stray(d) for d in dice]
+        strays = [d for d, is_stray in zip(dice, flags, strict=True) if is_stray]
+        dice = [d for d, is_stray in zip(dice, flags, strict=True) if not is_stray]
         # ... unless it looks like the dice read here (their body's colour, size and
         # shape): a die showing a 1 whose small pip the classifier is unsure of, shown in
         # doubt (dropped, the answer would be a die short and look sure)
         kin = look_alike(self.img, strays, dice, [], seen,
                          [d.found for d in (*dice, *strays) if d.found is not None], st,
                          read=True)
+        shown = {id(k) for k in kin}
         for d in strays:
-            if d.found is not None and all(k is not d for k in kin):
+            if d.found is not None and id(d) not in shown:
                 why[d.found] = Why.SPECK
         dice = [*dice, *kin]
         # the classifier was trained on rendered dice: where it reads two or more of the
