@@ -293,8 +293,21 @@ def real_speed(samples: Iterable[Sample], chosen: list[Method],
             for label, row in times.items() if row}
 
 
+def speed_photos(photos: list[Photo], n: int, pick: str = "first") -> list[Photo]:
+    """The ``n`` photos timed: the first ``n``, or (``pick="spread"``) ``n`` spread evenly
+    through the set, so that photos of few dice and of many are timed as often as the set
+    holds them.
+
+    >>> speed_photos(list(range(10)), 3), speed_photos(list(range(10)), 3, "spread")
+    ([0, 1, 2], [0, 3, 6])
+    """
+    if pick == "first" or n >= len(photos):
+        return photos[:n]
+    return [photos[i * len(photos) // n] for i in range(n)]
+
+
 def real_speed_lines(table: dict[str, dict[str, dict[str, float]]], photos: int,
-                     repeat: int, here: float | None = None) -> list[str]:
+                     repeat: int, here: float | None = None, pick: str = "first") -> list[str]:
     """The real-photo speed table: per set and size, each method's median and the ratio,
     and, given this machine's ``sysbench cpu --threads=1`` events/s ``here``, what a Pi 4
     would take (see :func:`speed_lines`)."""
@@ -302,8 +315,10 @@ def real_speed_lines(table: dict[str, dict[str, dict[str, float]]], photos: int,
                                for n in row))
     base = "Golsteyn 2020"
     ratio = "dicetray" in names and base in names
+    which = (f"the first {photos} photos of each set" if pick == "first" else
+             f"{photos} photos spread evenly through each set (`--real-speed-pick spread`)")
     lines = [
-        f"Median ms per photo over the first {photos} photos of each set, each read {repeat} "
+        f"Median ms per photo over {which}, each read {repeat} "
         "times (median kept), methods interleaved photo by photo, at the photo's own size "
         "and letterboxed to 1280×960.",
         "",
@@ -543,6 +558,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--speed-repeat", type=int, default=5, help="reads per speed frame")
     parser.add_argument("--real-speed-photos", type=int, default=30,
                         help="photos per real set timed at own size and 1280x960; 0: none")
+    parser.add_argument("--real-speed-pick", choices=("first", "spread"), default="first",
+                        help="time the first photos of each set, or photos spread through it")
     parser.add_argument(
         "--tell-count", action="store_true", help="tell the dicetray recognizer how many dice"
     )
@@ -640,12 +657,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.real_speed_photos > 0 and real:
         used = [m for m in chosen if m.only_on is None and not m.told]
         before = sysbench_events_per_s()
-        table = {name: real_speed(photo_samples(load_set(name)[:args.real_speed_photos]),
+        table = {name: real_speed(photo_samples(speed_photos(load_set(name),
+                                                             args.real_speed_photos,
+                                                             args.real_speed_pick)),
                                   used, args.speed_repeat) for name in real}
         after = sysbench_events_per_s()
         here = (before + after) / 2 if before and after else None
         section = ["", "### Speed on real photos", "",
-                   *real_speed_lines(table, args.real_speed_photos, args.speed_repeat, here)]
+                   *real_speed_lines(table, args.real_speed_photos, args.speed_repeat, here,
+                                     pick=args.real_speed_pick)]
         out += section
         print("\n".join(section), flush=True)
     if args.speed_frames > 0:

@@ -30,7 +30,7 @@ from dicetray.vision.networks import load, soon
 from dicetray.vision.resize import resize
 
 __all__ = ["INPUT_SIDE", "KINDS", "MODEL", "Candidate", "detect", "find_dice", "median_size",
-           "side_for"]
+           "network_input", "side_for"]
 
 MODEL = Path(__file__).with_name("models") / "dice-detector.onnx"
 #: Long side, px, of the image the network looks at.
@@ -77,20 +77,31 @@ def heat_maps(frame: np.ndarray, model: Path = MODEL, side: int = INPUT_SIDE,
     the networks' worker thread (:func:`dicetray.vision.networks.soon`), each pass on half
     the cores.
     """
-    h, w = frame.shape[:2]
-    s = side / max(h, w)
-    sw, sh = max(8, round(w * s)), max(8, round(h * s))
-    small = resize(frame, (sw, sh))
-    pw, ph = -(-sw // 8) * 8, -(-sh // 8) * 8  # the network halves three times
-    if (pw, ph) != (sw, sh):
-        small = cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_REPLICATE)
-    blob = (small.astype(np.float32).transpose(2, 0, 1)[None] / 127.5) - 1.0
+    blob = network_input(frame, side)
+    s = side / max(frame.shape[:2])
     if not mirror:
         return load(model, "dice detector").run(blob)[0], s
     half = max(1, cv2.getNumThreads() // 2)  # each pass on half the cores
     mirrored = soon(_mirrored, model, blob, half)
     maps = load(model, "dice detector", threads=half).run(blob)[0]
     return (maps + mirrored.result()) / 2, s
+
+
+def network_input(frame: np.ndarray, side: int = INPUT_SIDE) -> np.ndarray:
+    """The network's input (1 x 3 x H x W, float32 in -1..1) for a BGR ``frame`` scaled to
+    a long side of ``side`` px, padded to a multiple of 8 (the network halves three times).
+
+    >>> network_input(np.zeros((480, 640, 3), np.uint8)).shape
+    (1, 3, 240, 320)
+    """
+    h, w = frame.shape[:2]
+    s = side / max(h, w)
+    sw, sh = max(8, round(w * s)), max(8, round(h * s))
+    small = resize(frame, (sw, sh))
+    pw, ph = -(-sw // 8) * 8, -(-sh // 8) * 8
+    if (pw, ph) != (sw, sh):
+        small = cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_REPLICATE)
+    return (small.astype(np.float32).transpose(2, 0, 1)[None] / 127.5) - 1.0
 
 
 def _mirrored(model: Path, blob: np.ndarray, threads: int) -> np.ndarray:

@@ -3,7 +3,11 @@
 Two engines run the same files to within 1e-5: ONNX Runtime where it is installed (the
 faster: the dice detector 4.6 against 6.0 ms a 320×240 frame on one thread, the face
 classifier 1.4 against 2.7 ms for five dice), else OpenCV's DNN module (always there,
-as on a 32-bit Raspberry Pi OS, for which ONNX Runtime has no wheel). Either runs on as
+as on a 32-bit Raspberry Pi OS, for which ONNX Runtime has no wheel). ONNX Runtime runs
+each network's 8-bit copy (:func:`quantized`, made by ``training/quantize.py``) where
+there is one, about twice as fast again and reading the real photos as well (see
+docs/benchmarks.md); OpenCV 4.6's engine gains little from 8 bits and reads them less
+exactly, so it runs the float files. Either runs on as
 many threads as OpenCV is set to (``cv2.setNumThreads``), so one setting holds for the
 whole recognizer. Each network is loaded once per engine, thread count and copy (a
 thread that runs a network while another runs it too needs a copy of its own: OpenCV's
@@ -35,7 +39,7 @@ import numpy as np
 
 from dicetray.vision.errors import VisionError
 
-__all__ = ["ENGINES", "ENGINE_VARIABLE", "Network", "default_engine", "load", "soon"]
+__all__ = ["ENGINES", "ENGINE_VARIABLE", "Network", "default_engine", "load", "quantized", "soon"]
 
 T = TypeVar("T")
 
@@ -53,9 +57,19 @@ class Network(Protocol):
         ...
 
 
+def quantized(path: Path) -> Path:
+    """Where the 8-bit copy of the network in ``path`` is kept (``training/quantize.py``).
+
+    >>> quantized(Path("models/dice-detector.onnx")).name
+    'dice-detector.int8.onnx'
+    """
+    return path.with_name(f"{path.stem}.int8{path.suffix}")
+
+
 class _OnnxRuntime:
     def __init__(self, path: Path, threads: int) -> None:
         import onnxruntime as ort
+
 
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
@@ -101,13 +115,16 @@ def default_engine(*, installed: Callable[[str], Any] = importlib.util.find_spec
 
 
 def load(path: Path, what: str, engine: str | None = None, threads: int | None = None,
-         copy: int = 0) -> Network:
+         copy: int = 0, *, exact: bool = False) -> Network:
     """The network in ONNX file ``path`` on ``engine`` (None: :func:`default_engine`),
     on ``threads`` threads (None: OpenCV's thread count, which OpenCV's engine always
     uses); ``copy``: which of several loaded copies (one for each thread that runs it at
-    the same time); ``what`` names it in errors."""
-    return _load(path, what, engine or default_engine(),
-                 max(1, threads or cv2.getNumThreads()), copy)
+    the same time); ``what`` names it in errors. ONNX Runtime runs the file's 8-bit copy
+    where there is one, unless ``exact``."""
+    engine = engine or default_engine()
+    if engine == "onnxruntime" and not exact and quantized(path).is_file():
+        path = quantized(path)
+    return _load(path, what, engine, max(1, threads or cv2.getNumThreads()), copy)
 
 
 @functools.lru_cache(maxsize=16)
