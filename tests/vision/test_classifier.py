@@ -91,13 +91,14 @@ def test_read_at_four_quarter_turns_a_turned_die_reads_the_same() -> None:
 
 @pytest.mark.parametrize("seed", [3, 11])
 def test_read_in_all_eight_views_a_mirrored_die_reads_the_same(seed: int) -> None:
-    # the four quarter turns alone answer a mirrored die up to 0.027 apart on these
+    # the four quarter turns alone answer a mirrored die up to 0.037 apart on these (the
+    # shipped 8-bit network; all eight views 0.012 apart, the float network's 0.012 and 0.027)
     frame, truth = render(random_scene(seed, dice=3, image_size=(480, 480)))
     dice = [(d.x, d.y, d.size) for d in truth.dice]
     mirrored = np.ascontiguousarray(frame[:, ::-1])
     moved = [(frame.shape[1] - 1 - x, y, s) for x, y, s in dice]
     assert TURNS == 8
-    assert np.allclose(classify(frame, dice), classify(mirrored, moved), atol=0.012)
+    assert np.allclose(classify(frame, dice), classify(mirrored, moved), atol=0.015)
 
 
 def test_the_mirror_views_are_read_only_where_the_four_turns_are_in_doubt() -> None:
