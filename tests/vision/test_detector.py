@@ -109,25 +109,34 @@ def test_a_missing_model_is_a_clear_error(tmp_path: Path) -> None:
 
 class TestScale:
     """The frame is scaled for the network so the dice come out near the size it reads
-    best, from a known die size or from a first look."""
+    best, from a known die size or from a first look that only measures them (without
+    the mirror pass: the finds are the look's at the scale chosen, mirror and all)."""
 
     @staticmethod
-    def spy() -> tuple[list[int], object]:
-        """The long sides the network is run at, and a look (:func:`detect`) recording them."""
-        seen: list[int] = []
+    def spy() -> tuple[list[tuple[int, bool]], object]:
+        """The long sides the network is run at and whether with the mirror pass, and a
+        look (:func:`detect`) recording them."""
+        seen: list[tuple[int, bool]] = []
 
         def look(frame: np.ndarray, threshold: float = detector.THRESHOLD,
                  side: int = INPUT_SIDE, mirror: bool = True) -> list[Candidate]:
-            seen.append(side)
+            seen.append((side, mirror))
             return detector.detect(frame, threshold, side=side, mirror=mirror)
 
         return seen, look
 
-    def test_dice_of_a_usual_size_are_looked_at_once(self) -> None:
+    def test_dice_of_a_usual_size_are_measured_then_looked_at_with_the_mirror(self) -> None:
         frame, truth = render(random_scene(5, dice=5, image_size=(640, 480)))
         sides, look = self.spy()
-        assert len(_matched(find_dice(frame, look=look), truth)) == 5
-        assert sides == [INPUT_SIDE]
+        found = find_dice(frame, look=look)
+        assert len(_matched(found, truth)) == 5
+        assert sides == [(INPUT_SIDE, False), (INPUT_SIDE, True)]
+        assert found == detector.detect(frame)  # the mirrored look's finds
+
+    def test_a_frame_with_no_dice_is_looked_at_at_the_usual_size(self) -> None:
+        sides, look = self.spy()
+        assert find_dice(np.full((480, 640, 3), 90, np.uint8), look=look) == []
+        assert sides == [(INPUT_SIDE, False), (INPUT_SIDE, True)]
 
     def test_large_dice_are_looked_at_again_on_a_smaller_frame(self) -> None:
         frame, truth = render(random_scene(5, dice=5, image_size=(640, 480)))
@@ -139,7 +148,8 @@ class TestScale:
         big = cv2.resize(crop, (640, 480), interpolation=cv2.INTER_LINEAR)
         sides, look = self.spy()
         found = find_dice(big, look=look)
-        assert sides[0] == INPUT_SIDE and len(sides) == 2 and sides[1] < INPUT_SIDE
+        assert sides[0] == (INPUT_SIDE, False) and len(sides) == 2
+        assert sides[1][0] < INPUT_SIDE and sides[1][1]
         for die in truth.dice:
             x, y = (die.x - x0) * zoom, (die.y - y0) * zoom
             assert any(math.hypot(c.x - x, c.y - y) < 0.3 * die.size * zoom for c in found)
@@ -148,10 +158,10 @@ class TestScale:
         frame, truth = render(random_scene(5, dice=5, image_size=(640, 480)))
         sides, look = self.spy()
         find_dice(frame, die_size=4.0, look=look)
-        assert sides == [640]  # tiny dice: the frame at its own size, not upscaled
+        assert sides == [(640, True)]  # tiny dice: the frame at its own size, not upscaled
         sides.clear()
         assert len(_matched(find_dice(frame, die_size=truth.die_size, look=look), truth)) == 5
-        assert sides == [INPUT_SIDE]
+        assert sides == [(INPUT_SIDE, True)]
 
     @pytest.mark.parametrize(("size", "long_side", "side"), [
         (28.0, 640, INPUT_SIDE),  # 14 px at the network's input: as it reads best
