@@ -34,7 +34,9 @@ ROLL = [SketchDie(v, x, y, 65.2, a, pip_diameter=0.172, face=spots(v, spread=0.2
 
 
 def test_a_clip_at_the_frames_edge_unlike_the_dice_does_not_refuse_the_roll() -> None:
-    clip = Fixture(FixtureKind.CLIP, 960, 40, 80)
+    # 90 px: a clip the detector keeps as a find (70-80 px ones it scores about as faint
+    # as a find it keeps, left out as faint or unlike as the scale it looks at moves)
+    clip = Fixture(FixtureKind.CLIP, 960, 40, 90)
     roll = read(sketch(ROLL, fixtures=[clip], blur=2.0, seed=32))
     assert roll.ok and roll.values == (1, 3, 4, 4, 5), roll.reason
     assert [o.why for o in roll.left_out if o.y < 80] == ["unlike"]
