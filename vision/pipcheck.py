@@ -164,10 +164,13 @@ def spots(sc: Scene, die: Die, at: np.ndarray | None = None) -> np.ndarray:
 
 
 def side_faces(sc: Scene, dice: list[Die]) -> None:
-    """Mark a face read while a rounder-pipped face of the same die sits beside it.
+    """Mark a face read while a rounder-pipped face of the same die sits beside it, and a
+    2 read from a top face's pip and a side face's (``side_split_elong``).
 
     On an angled view a die shows its top and one or two side faces; the side faces are
-    foreshortened, so their pips look more oval than the top face's.
+    foreshortened, so their pips look more oval than the top face's. The two pips of a 2
+    lie on one face and are equally foreshortened; a 1's pip and the nearest pip of a side
+    face lie as a 2's do, but one is as oval as the side face's pips and the other is not.
     """
     p, st = sc.pips, sc.st
     if len(p) == 0:
@@ -179,5 +182,13 @@ def side_faces(sc: Scene, dice: list[Die]) -> None:
         near[die.pips] = False
         if not near.any():
             continue
-        if median(p.elong[near]) < median(p.elong[die.pips]) - st.side_doubt_elong:
+        beside = median(p.elong[near])
+        own = p.elong[die.pips]
+        if beside < median(own) - st.side_doubt_elong:
+            die.problem = die.problem or Reason.AMBIGUOUS
+        elif (len(die.pips) == 2 and own.max() - own.min() >= st.side_split_elong
+              and own.max() - own.min() >= beside - own.max()):
+            # a 2 with one pip rounder, the other as oval as the side faces' beside it
+            # (nearer their ovalness than its partner's): a 1's pip on the top face and a
+            # side face's just past its edge
             die.problem = die.problem or Reason.AMBIGUOUS

@@ -53,3 +53,11 @@ def unlike_the_dice() -> Misreads:
     """The classifier of the issue's trial, on the sketched tray's dice: 6s read as 4s and
     2s as 1s."""
     return Misreads({6: 4, 2: 1})
+
+
+@pytest.fixture
+def unsure_of_the_one() -> Misreads:
+    """A classifier as unsure of a slanted die's 1 as the shipped one was on matteop65's
+    ``dice_19`` and ``dice_31`` (it gave the 2 the pips read 0.30 and 0.35): a 1 read
+    half as a 2."""
+    return Misreads({1: 2}, share=0.5)
