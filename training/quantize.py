@@ -94,9 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     shown = list(frames(args.rendered, args.every))
     print(f"{len(shown)} frames measured")
     with tempfile.TemporaryDirectory() as tmp:
+        # the classifier first: its crops are cut where the float detector finds the dice
         chosen = [(classifier.MODEL, classifier_inputs, "crops")]
         if args.detector:
-            chosen.insert(0, (detector.MODEL, detector_inputs, "frame"))
+            chosen.append((detector.MODEL, detector_inputs, "frame"))
         for model, inputs, name in chosen:
             blobs = [b for f in shown for b in inputs(f)]
             out = quantized(model)
