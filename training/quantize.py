@@ -9,11 +9,12 @@ letterboxed to 1280×960, and in rendered frames of another seed than the benchm
 The held-out halves never take part.
 
 The dice detector is left in floating point. Its 8-bit copy (``--detector``, its last
-layer kept in floating point) ran 2.2× faster, but read 3 fewer nell-byler photos right
-with one more silently wrong, and the learnt face layouts of a sketched tray that a
-misreading classifier is heard against (tests/vision/test_calibrate_dice_only.py) read
-no roll right where the float detector reads one: a die's fitted face came out off its
-find's centre (docs/benchmarks.md).
+layer kept in floating point) ran 2.2× faster, but every way it was used it cost answers
+(docs/benchmarks.md): for both passes of every look nell-byler went from 74 to 71 photos
+right with one more silently wrong; for the mirror pass alone (the other in floating
+point) from 76 to 72, and the rendered frames from 349 to 345. A sketched tray's learnt
+face layouts, heard against a misreading classifier
+(tests/vision/test_calibrate_dice_only.py), also read fewer rolls with it.
 
     python3 -m training.quantize            # writes vision/models/face-classifier.int8.onnx
 """
