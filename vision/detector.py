@@ -17,6 +17,7 @@ frame wide is found as well as one a tenth wide.
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 from collections.abc import Callable
@@ -65,7 +66,9 @@ class Candidate:
 
 
 def heat_maps(frame: np.ndarray, model: Path = MODEL, side: int = INPUT_SIDE,
-              mirror: bool = True) -> tuple[np.ndarray, float]:
+              mirror: bool = True,
+              passes: dict[tuple[Path, int], np.ndarray] | None = None
+              ) -> tuple[np.ndarray, float]:
     """The network's output (C x gh x gw) for a BGR frame scaled to a long side of
     ``side`` px, and the scale it ran at.
 
@@ -75,16 +78,24 @@ def heat_maps(frame: np.ndarray, model: Path = MODEL, side: int = INPUT_SIDE,
     or its size decides much downstream (measured on the real photos, each also turned a
     quarter, half and three quarters: see docs/benchmarks.md). The mirrored pass runs on
     the networks' worker thread (:func:`dicetray.vision.networks.soon`), each pass on half
-    the cores.
+    the cores. ``passes`` keeps the unmirrored pass's output by model and side, for the
+    same frame's next look (not run again: :func:`find_dice`).
     """
     blob = network_input(frame, side)
     s = side / max(frame.shape[:2])
+    done = None if passes is None else passes.get((model, side))
     if not mirror:
-        return load(model, "dice detector").run(blob)[0], s
-    half = max(1, cv2.getNumThreads() // 2)  # each pass on half the cores
-    mirrored = soon(_mirrored, model, blob, half)
-    maps = load(model, "dice detector", threads=half).run(blob)[0]
-    return (maps + mirrored.result()) / 2, s
+        maps = load(model, "dice detector").run(blob)[0] if done is None else done
+    elif done is not None:
+        maps = (done + _mirrored(model, blob, cv2.getNumThreads(), copy=0)) / 2
+    else:
+        half = max(1, cv2.getNumThreads() // 2)  # each pass on half the cores
+        mirrored = soon(_mirrored, model, blob, half)
+        direct = load(model, "dice detector", threads=half).run(blob)[0]
+        return (direct + mirrored.result()) / 2, s
+    if passes is not None:
+        passes[model, side] = maps
+    return maps, s
 
 
 def network_input(frame: np.ndarray, side: int = INPUT_SIDE) -> np.ndarray:
@@ -104,20 +115,22 @@ def network_input(frame: np.ndarray, side: int = INPUT_SIDE) -> np.ndarray:
     return (small.astype(np.float32).transpose(2, 0, 1)[None] / 127.5) - 1.0
 
 
-def _mirrored(model: Path, blob: np.ndarray, threads: int) -> np.ndarray:
+def _mirrored(model: Path, blob: np.ndarray, threads: int, copy: int = 1) -> np.ndarray:
     """The network's output for the mirror image of ``blob``, mapped back (columns
-    reversed, the x offsets negated)."""
-    net = load(model, "dice detector", threads=threads, copy=1)
+    reversed, the x offsets negated); ``copy``: of the network (one per thread running it
+    at once, see :func:`dicetray.vision.networks.load`)."""
+    net = load(model, "dice detector", threads=threads, copy=copy)
     maps = net.run(np.ascontiguousarray(blob[..., ::-1]))[0][..., ::-1].copy()
     maps[len(KINDS) + 1] *= -1
     return maps
 
 
 def detect(frame: np.ndarray, threshold: float = THRESHOLD, model: Path = MODEL,
-           side: int = INPUT_SIDE, mirror: bool = True) -> list[Candidate]:
+           side: int = INPUT_SIDE, mirror: bool = True,
+           passes: dict[tuple[Path, int], np.ndarray] | None = None) -> list[Candidate]:
     """Every die in a BGR ``frame``, most certain first, the frame scaled to a long side
-    of ``side`` px for the network (``mirror``: see :func:`heat_maps`)."""
-    maps, s = heat_maps(frame, model, side, mirror)
+    of ``side`` px for the network (``mirror``, ``passes``: see :func:`heat_maps`)."""
+    maps, s = heat_maps(frame, model, side, mirror, passes)
     kinds = len(KINDS)
     heat = maps[:kinds].max(axis=0)
     peaks = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
@@ -169,12 +182,15 @@ def find_dice(frame: np.ndarray, threshold: float = THRESHOLD,
     mirror pass and its finds were kept when it was at the right scale: the same
     answers but for the scale chosen, and on every shared set as many read right or
     more, as many silently wrong or fewer (docs/benchmarks.md), where a phone photo of
-    small dice spends a quarter less on the detector.
+    small dice spends a quarter less on the detector. Where the first look was at the
+    right scale its pass is kept for the second look, which runs only the mirror pass:
+    two passes, as before.
 
     >>> find_dice(np.full((480, 640, 3), 128, np.uint8), die_size=60.0)
     []
     """
-    look = detect if look is None else look
+    if look is None:  # a pass the first look ran is not run again
+        look = functools.partial(detect, passes={})
     if die_size is None:
         die_size = median_size(look(frame, threshold, mirror=False))
     side = INPUT_SIDE if die_size is None else side_for(die_size, max(frame.shape[:2]))

@@ -133,6 +133,20 @@ class TestScale:
         assert sides == [(INPUT_SIDE, False), (INPUT_SIDE, True)]
         assert found == detector.detect(frame)  # the mirrored look's finds
 
+    def test_the_first_looks_pass_is_kept_for_a_second_look_at_its_scale(self) -> None:
+        frame, _ = render(random_scene(5, dice=5, image_size=(640, 480)))
+        passes: dict = {}
+        first = detector.detect(frame, mirror=False, passes=passes)
+        assert list(passes) == [(detector.MODEL, INPUT_SIDE)]
+        kept = passes[detector.MODEL, INPUT_SIDE]
+        # a pass from elsewhere is taken for the frame's: it is not run again
+        passes[detector.MODEL, INPUT_SIDE] = kept * 0.0
+        assert detector.detect(frame, mirror=False, passes=passes) == []
+        passes[detector.MODEL, INPUT_SIDE] = kept
+        assert detector.detect(frame, mirror=False, passes=passes) == first
+        assert detector.detect(frame, passes=passes) == detector.detect(frame)
+        assert find_dice(frame) == detector.detect(frame)
+
     def test_a_frame_with_no_dice_is_looked_at_at_the_usual_size(self) -> None:
         sides, look = self.spy()
         assert find_dice(np.full((480, 640, 3), 90, np.uint8), look=look) == []
