@@ -31,6 +31,7 @@ shipped models (loaded the first time they are asked) and settings.
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -75,6 +76,10 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None, *,
 
     >>> read(np.zeros((100, 100, 3), np.uint8)).reason
     'no-dice: nothing die-like in the frame'
+    >>> read(np.zeros((100, 100, 3), np.uint8), 5)
+    Traceback (most recent call last):
+    ...
+    TypeError: calibration must be a Calibration, got 5 (for the number of dice: dice=)
     >>> read(np.zeros((5, 5), np.float64))
     Traceback (most recent call last):
     ...
@@ -87,6 +92,9 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None, *,
     img = check_frame(frame)
     if dice is not None and dice < 0:
         raise ValueError(f"the number of dice cannot be negative, got {dice}")
+    if isinstance(calibration, (int, float, str, bytes, os.PathLike)):  # e.g. read(frame, 5)
+        raise TypeError(f"calibration must be a Calibration, got {calibration!r} "
+                        "(for the number of dice: dice=)")
     check_size(img, calibration)
     # 1. find
     finds = find(img, calibration, detector, st)

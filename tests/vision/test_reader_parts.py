@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from concurrent.futures import Future
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -138,3 +139,12 @@ def test_a_faint_find_the_frame_cuts_refuses_the_roll_on_a_weak_guess() -> None:
     cut_find = Candidate(60.0, 232.0, 60.0, 0.3, "flat")
     roll = read(a_die(4), detector=Finds(DIE, cut_find), classifier=Where(4))
     assert not roll.ok and roll.kind == Reason.EDGE, roll
+
+
+@pytest.mark.parametrize("mistaken", [5, 5.0, "calibration.json", Path("calibration.json")])
+def test_a_number_or_a_path_for_the_calibration_is_a_clear_error(mistaken: object) -> None:
+    # read(frame, 5) reads as if told no calibration and any number of dice: refused
+    frame = np.zeros((100, 100, 3), np.uint8)
+    with pytest.raises(TypeError, match="calibration must be a Calibration"):
+        read(frame, mistaken)
+    assert read(frame, None, 5).status == "unsure"
