@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("pythons", nargs="+", help="an interpreter per version to time")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--photos", type=int, default=20, help="photos per set")
-    parser.add_argument("--pick", choices=("first", "spread"), default="spread")
+    parser.add_argument("--pick", choices=("first", "spread", "all"), default="spread")
     parser.add_argument("--repeat", type=int, default=3, help="reads per photo (median kept)")
     parser.add_argument("--threads", type=int, default=1, help="OpenCV threads")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)

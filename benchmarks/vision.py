@@ -296,11 +296,15 @@ def real_speed(samples: Iterable[Sample], chosen: list[Method],
 def speed_photos(photos: list[Photo], n: int, pick: str = "first") -> list[Photo]:
     """The ``n`` photos timed: the first ``n``, or (``pick="spread"``) ``n`` spread evenly
     through the set, so that photos of few dice and of many are timed as often as the set
-    holds them.
+    holds them, or (``pick="all"``) every photo, whatever ``n``.
 
     >>> speed_photos(list(range(10)), 3), speed_photos(list(range(10)), 3, "spread")
     ([0, 1, 2], [0, 3, 6])
+    >>> len(speed_photos(list(range(10)), 3, "all"))
+    10
     """
+    if pick == "all":
+        return list(photos)
     if pick == "first" or n >= len(photos):
         return photos[:n]
     return [photos[i * len(photos) // n] for i in range(n)]
@@ -315,8 +319,10 @@ def real_speed_lines(table: dict[str, dict[str, dict[str, float]]], photos: int,
                                for n in row))
     base = "Golsteyn 2020"
     ratio = "dicetray" in names and base in names
-    which = (f"the first {photos} photos of each set" if pick == "first" else
-             f"{photos} photos spread evenly through each set (`--real-speed-pick spread`)")
+    which = {"first": f"the first {photos} photos of each set",
+             "spread": f"{photos} photos spread evenly through each set "
+                       "(`--real-speed-pick spread`)",
+             "all": "every photo of each set (`--real-speed-pick all`)"}[pick]
     lines = [
         f"Median ms per photo over {which}, each read {repeat} "
         "times (median kept), methods interleaved photo by photo, at the photo's own size "
@@ -558,8 +564,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--speed-repeat", type=int, default=5, help="reads per speed frame")
     parser.add_argument("--real-speed-photos", type=int, default=30,
                         help="photos per real set timed at own size and 1280x960; 0: none")
-    parser.add_argument("--real-speed-pick", choices=("first", "spread"), default="first",
-                        help="time the first photos of each set, or photos spread through it")
+    parser.add_argument("--real-speed-pick", choices=("first", "spread", "all"),
+                        default="first", help="time the first photos of each set, photos "
+                        "spread through it, or every photo (--real-speed-photos then only "
+                        "says whether to time)")
     parser.add_argument(
         "--tell-count", action="store_true", help="tell the dicetray recognizer how many dice"
     )
