@@ -18,19 +18,24 @@ The loss: the binary cross-entropy of the student's heat logits against the teac
 heat (soft targets) less its floor, over the teacher's heat plus one, and the L1 gap of
 the size and offset channels weighted by the teacher's heat.
 
-The shipped detector (``vision/models/dice-detector.onnx``) was rebuilt with (the
-teacher is the two-pass detector, from the commit before it was replaced):
+Tried on 2026-11-27 and NOT kept: no student read as the two passes do (the one pass
+cost right answers or added silent errors on every set; docs/benchmarks.md, "The
+detector distilled to one pass"), so the shipped detector is still the two-pass one.
+The two tries (the teacher is the shipped detector):
 
-    git show 3edef03:vision/models/dice-detector.onnx > /tmp/two-pass.onnx
+    cp vision/models/dice-detector.onnx /tmp/two-pass.onnx
     python3 -m training.data --out /tmp/distill-frames.npz --frames 3000 --seed 4242 \
         --workers 1
     python3 -m training.distill --teacher /tmp/two-pass.onnx --data /tmp/distill-frames.npz \
-        --steps 3000 --threads 1 --out vision/models/dice-detector.onnx
+        --steps 3000 --threads 1 --out /tmp/d1/dice-detector.onnx
+    python3 -m training.distill --teacher /tmp/two-pass.onnx --data /tmp/distill-frames.npz \
+        --steps 5000 --lr 5e-4 --real 0.9 --regression 0.25 --seed 2 --threads 1 \
+        --out /tmp/d3/dice-detector.onnx
 
-and measured (the fit on the held-out halves, at the reader's scales) with
+and their fit (on the held-out halves, at the reader's scales) measured with
 
     python3 -m training.distill --teacher /tmp/two-pass.onnx \
-        --fit vision/models/dice-detector.onnx
+        --fit /tmp/two-pass.onnx /tmp/d1/dice-detector.onnx /tmp/d3/dice-detector.onnx
 """
 
 from __future__ import annotations
