@@ -40,6 +40,7 @@ if str(ROOT) not in sys.path:
 
 from dicetray.vision.classifier import CLASSES, CROP  # noqa: E402
 from training.detector import _conv, prepare, save, trainer_parser  # noqa: E402
+from training.detector import from_onnx as folded  # noqa: E402
 
 
 class FaceNet(nn.Module):
@@ -87,34 +88,10 @@ class Crops(torch.utils.data.Dataset):
 
 
 def from_onnx(path: Path) -> FaceNet:
-    """A :class:`FaceNet` holding the weights of an exported model.
-
-    The export folds each batch norm into the convolution before it, so the convolutions
-    get the folded weights and each batch norm becomes the identity with the folded bias
-    as its shift. Train such a network with its norms frozen (``frozen_norms``).
-    """
-    import onnx
-    from onnx import numpy_helper
-
-    model = onnx.load(str(path))
-    weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy())
-               for i in model.graph.initializer}
-    convs = [n for n in model.graph.node if n.op_type == "Conv"]
-    net = FaceNet()
-    blocks = [m for m in net.features if isinstance(m, nn.Sequential)]
-    if len(convs) != len(blocks):
-        raise ValueError(f"{path}: {len(convs)} convolutions, FaceNet has {len(blocks)}")
-    with torch.no_grad():
-        for node, (conv, norm, _) in zip(convs, blocks, strict=True):
-            conv.weight.copy_(weights[node.input[1]])
-            norm.weight.fill_(1.0)
-            norm.bias.copy_(weights[node.input[2]])
-            norm.running_mean.zero_()
-            norm.running_var.fill_(1.0 - norm.eps)
-        for name, tensor in weights.items():
-            if name.startswith("head."):
-                net.get_parameter(name).copy_(tensor)
-    return net
+    """A :class:`FaceNet` holding the weights of an exported model (its batch norms
+    folded away: train it with its norms frozen, ``frozen_norms``; see
+    :func:`training.detector.from_onnx`)."""
+    return folded(FaceNet(), path)
 
 
 def frozen_norms(net: nn.Module) -> None:

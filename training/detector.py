@@ -15,11 +15,13 @@ OpenCV's DNN module, so neither the Pi nor the tests need PyTorch.
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import torch
@@ -29,6 +31,7 @@ from torch.nn import functional as F  # noqa: N812
 STRIDE = 4
 KINDS = 3  # flat, cocked, moving
 SIZE_REF = 16.0  # px; the size channel is log(size / SIZE_REF)
+Net = TypeVar("Net", bound=nn.Module)
 
 
 def _conv(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
@@ -182,6 +185,47 @@ def export(net: DiceNet, out: Path) -> None:
     torch.onnx.export(Exported(net), torch.zeros(1, 3, 240, 320), str(out), opset_version=11,
                       input_names=["frame"], output_names=["maps"], dynamo=False,
                       dynamic_axes={"frame": {2: "h", 3: "w"}, "maps": {2: "gh", 3: "gw"}})
+
+
+def from_onnx(net: Net, path: Path, prefix: str = "") -> Net:
+    """``net`` holding the weights of the model exported from a network of its layout.
+
+    The export folds each batch norm into the convolution before it, so each such
+    convolution gets the folded weights and its batch norm becomes the identity with the
+    folded bias as its shift (train such a network with its norms frozen: ``eval()``
+    mode); a convolution with a bias of its own takes the folded weights as they are.
+    The export's convolutions are taken in order; any other weight (a dense layer) by its
+    name, less ``prefix`` (a wrapper's, say ``"inner."``).
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {i.name.removeprefix(prefix): torch.from_numpy(numpy_helper.to_array(i).copy())
+               for i in model.graph.initializer}
+    nodes = [n for n in model.graph.node if n.op_type == "Conv"]
+    layers = list(net.modules())
+    convs = [m for m in layers if isinstance(m, nn.Conv2d)]
+    if len(nodes) != len(convs):
+        raise ValueError(f"{path}: {len(nodes)} convolutions, {type(net).__name__} has "
+                         f"{len(convs)}")
+    norms = {id(a): b for a, b in itertools.pairwise(layers)
+             if isinstance(a, nn.Conv2d) and isinstance(b, nn.BatchNorm2d)}
+    with torch.no_grad():
+        for node, conv in zip(nodes, convs, strict=True):
+            conv.weight.copy_(weights.pop(node.input[1].removeprefix(prefix)))
+            bias = weights.pop(node.input[2].removeprefix(prefix))
+            if conv.bias is not None:
+                conv.bias.copy_(bias)
+                continue
+            norm = norms[id(conv)]
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(bias)
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        for name, tensor in weights.items():
+            net.get_parameter(name).copy_(tensor)
+    return net
 
 
 def trainer_parser(doc: str | None, epochs: int, batch: int) -> argparse.ArgumentParser:
