@@ -58,20 +58,19 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.datasets import SETS  # noqa: E402
 from benchmarks.halves import Half, photos_in  # noqa: E402
+from benchmarks.vision import REAL_SIZE, letterbox  # noqa: E402
 from dicetray.vision.detector import (  # noqa: E402
     INPUT_SIDE,
     KINDS,
     THRESHOLD,
     detect,
+    from_mirror,
     median_size,
     network_input,
     side_for,
 )
 from dicetray.vision.networks import load  # noqa: E402
-from training.detector import DiceNet, export, from_onnx  # noqa: E402
-
-#: The camera's frame, which the reader letterboxes a phone photo into.
-CAMERA = (1280, 960)
+from training.detector import DiceNet, export, from_onnx, save  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -88,7 +87,8 @@ class Distilling:
     frame_sides: tuple[int, int] = (240, 480)
     #: Share of the inputs that are real photos (the rest rendered frames).
     real: float = 0.7
-    #: Share of the photos letterboxed to :data:`CAMERA` first, as the speed figures are.
+    #: Share of the photos letterboxed to the camera's 1280x960 first, as the speed
+    #: figures are (:func:`benchmarks.vision.letterbox`).
     letterboxed: float = 0.25
     #: Inputs per optimiser step (their gradients summed).
     batch: int = 8
@@ -103,18 +103,7 @@ def averaged(net, blob: np.ndarray) -> np.ndarray:
     ``blob`` averaged with its output for the mirror image, mapped back: what the reader's
     detector computes with ``mirror`` (:func:`dicetray.vision.detector.heat_maps`)."""
     direct = net.run(blob)[0]
-    maps = net.run(np.ascontiguousarray(blob[..., ::-1]))[0][..., ::-1].copy()
-    maps[len(KINDS) + 1] *= -1
-    return (direct + maps) / 2
-
-
-def letterbox(frame: np.ndarray, size: tuple[int, int] = CAMERA) -> np.ndarray:
-    """``frame`` centred on black at ``size`` (w, h), as the speed figures feed the reader."""
-    h, w = frame.shape[:2]
-    out = np.zeros((size[1], size[0], 3), np.uint8)
-    y, x = (size[1] - h) // 2, (size[0] - w) // 2
-    out[y:y + h, x:x + w] = frame
-    return out
+    return (direct + from_mirror(net.run(np.ascontiguousarray(blob[..., ::-1]))[0])) / 2
 
 
 def train_photos(sets: list[str]) -> list[np.ndarray]:
@@ -142,7 +131,7 @@ class Inputs:
         if not len(self.frames) or rng.random() < d.real:
             frame = self.photos[rng.integers(len(self.photos))]
             if rng.random() < d.letterboxed:
-                frame = letterbox(frame)
+                frame = letterbox(frame, REAL_SIZE)
             lo, hi = d.photo_sides
         else:
             frame = self.frames[rng.integers(len(self.frames))]
@@ -283,9 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     student = distil(args.teacher, args.data, args.steps, args.threads, args.seed, sets,
                      Distilling(batch=args.batch, lr=args.lr, real=args.real,
                                 regression=args.regression))
-    export(student, args.out)
-    torch.save(student.state_dict(), Path("/tmp") / (args.out.stem + ".pt"))
-    print(f"exported {args.out}")
+    save(student, args.out, export)
     return 0
 
 

@@ -30,8 +30,8 @@ import numpy as np
 from dicetray.vision.networks import load, soon
 from dicetray.vision.resize import resize
 
-__all__ = ["INPUT_SIDE", "KINDS", "MODEL", "Candidate", "detect", "find_dice", "median_size",
-           "network_input", "side_for"]
+__all__ = ["INPUT_SIDE", "KINDS", "MODEL", "Candidate", "detect", "find_dice", "from_mirror",
+           "median_size", "network_input", "side_for"]
 
 MODEL = Path(__file__).with_name("models") / "dice-detector.onnx"
 #: Long side, px, of the image the network looks at.
@@ -120,9 +120,22 @@ def _mirrored(model: Path, blob: np.ndarray, threads: int, copy: int = 1) -> np.
     reversed, the x offsets negated); ``copy``: of the network (one per thread running it
     at once, see :func:`dicetray.vision.networks.load`)."""
     net = load(model, "dice detector", threads=threads, copy=copy)
-    maps = net.run(np.ascontiguousarray(blob[..., ::-1]))[0][..., ::-1].copy()
-    maps[len(KINDS) + 1] *= -1
-    return maps
+    return from_mirror(net.run(np.ascontiguousarray(blob[..., ::-1]))[0])
+
+
+def from_mirror(maps: np.ndarray) -> np.ndarray:
+    """The network's output (C x gh x gw) for a frame's mirror image, mapped back onto the
+    frame: its columns reversed and its x offsets negated (a new array).
+
+    >>> maps = np.zeros((len(KINDS) + 3, 1, 2), np.float32)
+    >>> maps[0, 0, 1], maps[len(KINDS) + 1, 0, 0] = 0.9, 0.25
+    >>> back = from_mirror(maps)
+    >>> float(back[0, 0, 0]), float(back[len(KINDS) + 1, 0, 1])
+    (0.8999999761581421, -0.25)
+    """
+    back = maps[..., ::-1].copy()
+    back[len(KINDS) + 1] *= -1
+    return back
 
 
 def detect(frame: np.ndarray, threshold: float = THRESHOLD, model: Path = MODEL,
