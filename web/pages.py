@@ -55,8 +55,6 @@ class PagesSettings:
 
     # a join code is typed by hand at the table: dozens of characters is already a typo
     max_code_length: int = 64
-    # QR module size in SVG units; the SVG scales, this only sets its natural size
-    qr_scale: int = 8
 
 
 _CODE = re.compile(r"[A-Za-z0-9-]+")
@@ -97,7 +95,10 @@ def pages_blueprint(*, settings: PagesSettings | None = None) -> Blueprint:
 
     @bp.get("/join/qr.svg")
     def join_qr() -> Response:
-        """The join link for ``?code=`` as a QR code (the phone that knows the code asks)."""
+        """The join link for ``?code=`` as a QR code (the phone that knows the code asks):
+        one SVG unit per module, so the page reads the module count (margin included) off
+        the image's natural width and draws each module a whole number of the screen's
+        pixels; its edges kept crisp (never blended to grey) where that cannot hold."""
         code = request.args.get("code", "")
         if not code or len(code) > settings.max_code_length or not _CODE.fullmatch(code):
             return Response("a join code is letters, digits and hyphens\n", 400,
@@ -105,10 +106,11 @@ def pages_blueprint(*, settings: PagesSettings | None = None) -> Blueprint:
         link = url_for("pages.join", _external=True) + "?" + urlencode({"code": code})
         out = io.BytesIO()
         segno.make(link, error="m").save(
-            out, kind="svg", scale=settings.qr_scale, border=4, xmldecl=False,
+            out, kind="svg", scale=1, border=4, xmldecl=False,
             svgclass="qr", lineclass=None, dark="#000", light="#fff",
         )
-        response = Response(out.getvalue(), mimetype="image/svg+xml")
+        svg = out.getvalue().replace(b"<svg ", b'<svg shape-rendering="crispEdges" ', 1)
+        response = Response(svg, mimetype="image/svg+xml")
         response.headers["Cache-Control"] = "no-store"
         return response
 

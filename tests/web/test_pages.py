@@ -135,7 +135,11 @@ def test_the_join_qr_code_is_an_svg_of_the_join_link(client):
     assert response.headers["Cache-Control"] == "no-store"
     svg = ElementTree.fromstring(response.data)
     assert svg.tag == "{http://www.w3.org/2000/svg}svg"
-    assert int(svg.get("width")) >= 21 * 8  # a version-1 code at scale 8, at least
+    # one unit per module, so the page reads the module count off its width: a QR symbol
+    # is 17 + 4 x version modules a side, with a 4-module margin round it
+    symbol = int(svg.get("width")) - 2 * 4
+    assert symbol >= 21 and (symbol - 17) % 4 == 0 and svg.get("height") == svg.get("width")
+    assert svg.get("shape-rendering") == "crispEdges"
 
 
 @pytest.mark.parametrize("code", ["", "a b", "<script>", "x" * 65])

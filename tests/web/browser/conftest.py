@@ -55,12 +55,14 @@ def phone(browser: Browser):
     """A factory of phones: each call is a fresh browser context (its own cookies)."""
     contexts = []
 
-    def make(locale: str = "en-GB", viewport: dict | None = None, dark: bool = False) -> Page:
+    def make(locale: str = "en-GB", viewport: dict | None = None, dark: bool = False,
+             pixels: float = 1) -> Page:
+        """``pixels``: the screen's pixels per CSS px (2.625 on many Android phones)."""
         context = browser.new_context(
             viewport=viewport or PHONE,
             locale=locale,
             color_scheme="dark" if dark else "light",
-            device_scale_factor=1,
+            device_scale_factor=pixels,
             has_touch=True,
         )
         contexts.append(context)

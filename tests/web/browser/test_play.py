@@ -6,6 +6,7 @@ import re
 
 import cv2
 import numpy as np
+import pytest
 from helpers import (
     CODE,
     dice_on,
@@ -256,26 +257,16 @@ def test_a_german_phone_is_told_what_went_wrong_in_german(served, phone):
     expect(ann.locator("#dice .die.kept")).to_have_count(1)
 
 
-def _qr_text(page: Page) -> str:
-    """What the QR code on the page says. OpenCV's detector now and then finds no code in a
-    264-px screenshot of a scaled SVG (its modules' edges fall between pixels): it looks
-    again at twice the size and on a fresh screenshot, up to three times. A code it finds
-    is read as it is; an empty answer after every look fails the test."""
-    detector = cv2.QRCodeDetector()
-    for _ in range(3):
-        png = page.locator("#qr").screenshot()
-        image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
-        for scale in (1, 2):
-            big = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
-            text, _, _ = detector.detectAndDecode(big)
-            if text:
-                return text
-        page.wait_for_timeout(200)
-    return ""
+def _qr_image(page: Page) -> np.ndarray:
+    """The QR code as the phone's screen shows it (its own pixels), greyscale."""
+    png = page.locator("#qr").screenshot()
+    return cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
 
 
-def test_a_wrong_code_is_said_and_a_joined_phone_shows_the_qr_code_of_the_join_link(served, phone):
-    page = phone()
+@pytest.mark.parametrize("pixels", [1, 2.625])
+def test_a_wrong_code_is_said_and_a_joined_phone_shows_the_qr_code_of_the_join_link(
+        served, phone, pixels):
+    page = phone(pixels=pixels)
     page.goto(served.url + "/join")
     ready(page)
     page.fill("#code", "0000")
@@ -285,9 +276,17 @@ def test_a_wrong_code_is_said_and_a_joined_phone_shows_the_qr_code_of_the_join_l
     page.goto(served.url + "/join")
     expect(page.locator("#share")).to_be_visible()
     expect(page.locator("#code-show")).to_have_text(CODE)
-    page.wait_for_function("document.querySelector('#qr').naturalWidth > 0")
-    text = _qr_text(page)
+    page.wait_for_function("document.querySelector('#qr').dataset.fitted === 'true'")
+    image = _qr_image(page)
+    # every module a whole number of the screen's pixels: no module edge blurred to grey
+    # (the rounded corners, in the blank margin, aside)
+    inner = image[8:-8, 8:-8]
+    assert np.isin(inner, (0, 255)).all(), f"{np.count_nonzero(~np.isin(inner, (0, 255)))} grey px"
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
     assert text == f"{served.url}/join?code={CODE}"
+    # ... and as large as the room allows: more than three quarters of the width it may take
+    width = page.evaluate("document.querySelector('#qr').getBoundingClientRect().width")
+    assert 0.75 * min(264, 0.8 * 360) < width <= min(264, 0.8 * 360)
     other = phone()  # the link fills in the code for the next phone
     other.goto(text)
     expect(other.locator("#code")).to_have_value(CODE)
