@@ -7,6 +7,14 @@ engines interleaved frame by frame.
 
     python3 benchmarks/stages.py              # 20 frames at 640x480 and 1280x960
     python3 benchmarks/stages.py --frames 50 --threads 2
+
+With ``--photos SET`` it times instead the reader's four stages as they run within whole
+reads (each stage's calls summed per read) on every photo of a shared set letterboxed to
+the camera's 1280×960, beside the standard method (Golsteyn) on the same photos, taking
+turns photo by photo (the default engine; each photo read ``--repeat`` times, the median
+kept):
+
+    python3 benchmarks/stages.py --photos nell-byler --threads 1
 """
 
 from __future__ import annotations
@@ -25,8 +33,11 @@ if str(ROOT) not in sys.path:
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from benchmarks.vision import engine_chosen  # noqa: E402
+from benchmarks.baseline_golsteyn import PUBLISHED  # noqa: E402
+from benchmarks.datasets import Photo, load_set  # noqa: E402
+from benchmarks.vision import REAL_SIZE, engine_chosen, letterbox  # noqa: E402
 from dicetray.vision import pipscene  # noqa: E402
+from dicetray.vision import reader as reader_module  # noqa: E402
 from dicetray.vision.classifier import TURNS, classify  # noqa: E402
 from dicetray.vision.detector import detect  # noqa: E402
 from dicetray.vision.networks import ENGINES  # noqa: E402
@@ -103,13 +114,91 @@ def stages(size: tuple[int, int], frames: int, seed: int) -> dict[str, dict[str,
     }
 
 
+#: The reader's stages as :mod:`dicetray.vision.reader` calls them: (stage, the names it
+#: calls them by; a name with a dot is a method of the class before it).
+READER_STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("1. find (the detector's looks, the empty tray)", ("find",)),
+    ("2. read the pips (scene, faces, confirm, checks)",
+     ("analyse", "confirm", "check", "side_faces")),
+    ("3. second opinion (the classifier, weighed)", ("Opinion.weigh",)),
+    ("4. verdict", ("verdict",)),
+)
+
+
+def _timed_stages(spent: dict[str, float]) -> list[tuple[object, str, Callable]]:
+    """Wrap each stage's names in the reader's module so that each call adds its ms to
+    ``spent[stage]``; the (owner, name, original) to put back."""
+    undo = []
+    for stage, names in READER_STAGES:
+        for name in names:
+            owner: object = reader_module
+            if "." in name:
+                cls, name = name.split(".")
+                owner = getattr(reader_module, cls)
+            plain = getattr(owner, name)
+
+            def timed(*args, _plain=plain, _stage=stage, **kwargs):
+                start = time.perf_counter()
+                try:
+                    return _plain(*args, **kwargs)
+                finally:
+                    spent[_stage] = spent.get(_stage, 0.0) + (time.perf_counter() - start) * 1000
+
+            setattr(owner, name, timed)
+            undo.append((owner, name, plain))
+    return undo
+
+
+def photo_stages(photos: list[Photo], repeat: int) -> dict[str, tuple[float, float]]:
+    """Median and mean ms per photo (each photo's median of ``repeat`` reads) of the whole
+    read, each reader stage and the standard method, over ``photos`` letterboxed to
+    :data:`REAL_SIZE` (the stages' means add up to the whole read's, less the checks of
+    the frame before the first)."""
+    rows: dict[str, list[float]] = {}
+    spent: dict[str, float] = {}
+    undo = _timed_stages(spent)
+    try:
+        for photo in photos:
+            frame = letterbox(cv2.imread(str(photo.path)), REAL_SIZE)
+            runs: dict[str, list[float]] = {}
+            for _ in range(repeat):
+                spent.clear()
+                start = time.perf_counter()
+                reader_module.read(frame)
+                runs.setdefault("whole read", []).append((time.perf_counter() - start) * 1000)
+                for stage, _names in READER_STAGES:
+                    runs.setdefault(stage, []).append(spent.get(stage, 0.0))
+                start = time.perf_counter()
+                PUBLISHED.read(frame)
+                runs.setdefault("standard method (Golsteyn)", []).append(
+                    (time.perf_counter() - start) * 1000)
+            for name, ms in runs.items():
+                rows.setdefault(name, []).append(statistics.median(ms))
+    finally:
+        for owner, name, plain in undo:
+            setattr(owner, name, plain)
+    return {name: (statistics.median(ms), statistics.mean(ms)) for name, ms in rows.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--frames", type=int, default=20)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--threads", type=int, default=1, help="OpenCV (and network) threads")
+    parser.add_argument("--photos", metavar="SET",
+                        help="time the reader's stages on every photo of this shared set instead")
+    parser.add_argument("--repeat", type=int, default=3, help="reads of each photo (--photos)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(args.threads)
+    if args.photos:
+        photos = load_set(args.photos)
+        row = photo_stages(photos, args.repeat)
+        print(f"| {args.photos}, {len(photos)} photos at {REAL_SIZE[0]}×{REAL_SIZE[1]}, "
+              f"{args.threads} thread(s) | median ms a photo | mean |")
+        print("| --- | ---: | ---: |")
+        for name, (median, mean) in row.items():
+            print(f"| {name} | {median:.1f} | {mean:.1f} |")
+        return 0
     table = {size: stages(size, args.frames, args.seed) for size in SIZES}
     columns = [(size, engine) for size in SIZES for engine in ENGINES]
     print("| stage | " + " | ".join(f"{w}×{h}, {e}" for (w, h), e in columns) + " |")

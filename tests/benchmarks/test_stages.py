@@ -8,8 +8,10 @@ import re
 
 import pytest
 
-from benchmarks.stages import SIZES, main, median_ms, windows_scaled_ms
+from benchmarks.datasets import load_set
+from benchmarks.stages import READER_STAGES, SIZES, main, median_ms, photo_stages, windows_scaled_ms
 from dicetray.vision import pipscene
+from dicetray.vision import reader as reader_module
 from dicetray.vision.networks import ENGINE_VARIABLE, ENGINES
 from dicetray.vision.render import render_dataset
 
@@ -49,3 +51,16 @@ def test_the_median_is_of_the_second_run_and_the_engines_take_turns(
     assert sorted(medians) == sorted(ENGINES) and all(ms >= 0 for ms in medians.values())
     assert calls == [(i, e) for i in (0, 1) for e in ENGINES for _ in range(2)]
     assert os.environ[ENGINE_VARIABLE] == "opencv"  # the engine chosen before, again
+
+
+def test_on_real_photos_each_stage_is_timed_within_whole_reads_and_put_back() -> None:
+    plain = {name: getattr(reader_module, name) for name in ("find", "analyse", "verdict")}
+    weigh = reader_module.Opinion.weigh
+    row = photo_stages(load_set("nell-byler")[:2], repeat=1)
+    stages = [stage for stage, _names in READER_STAGES]
+    assert list(row) == ["whole read", *stages, "standard method (Golsteyn)"]
+    assert all(median > 0 and mean > 0 for median, mean in row.values())
+    # the stages are parts of the read: their mean times add up to no more than its own
+    assert sum(row[stage][1] for stage in stages) <= row["whole read"][1]
+    assert {name: getattr(reader_module, name) for name in plain} == plain
+    assert reader_module.Opinion.weigh is weigh
