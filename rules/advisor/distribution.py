@@ -6,8 +6,8 @@ from an empty sheet. Probability mass moves forward over (start-of-turn state, p
 far), one layer of states (boxes filled) at a time: each state's turn gives a distribution
 over (next state, points) from its final rolls (the first roll's chances, the policy's
 keep, the chances of the roll from that keep, again, then the policy's box). Only states
-the policy reaches are solved.
-Free and no holds only (as :mod:`.spread`).
+the policy reaches are solved; the mean and the standard deviation of optimal play come
+from it exactly. Free and no holds only.
 
 >>> Distribution(np.array([0.5, 0.0, 0.5])).sd
 1.0

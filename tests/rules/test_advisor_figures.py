@@ -64,15 +64,6 @@ class TestOneBoxLeft:
         assert table.value(table.model.full, 62, 1) == 0
 
 
-def test_the_spread_of_optimal_scores(advisor_table) -> None:
-    """The published standard deviation is for the free-choice joker."""
-    from dicetray.rules.advisor.spread import score_spread
-
-    spread = score_spread(advisor_table("yahtzee-free-joker"))
-    assert spread.mean == pytest.approx(254.5896, abs=1e-4)
-    assert spread.sd == pytest.approx(59.6117, abs=1e-4)
-
-
 def test_yacht_and_general_solve_with_locked_holds(advisor_table) -> None:
     for ruleset in ("yacht", "yacht-1940", "general"):
         table = advisor_table(ruleset)
