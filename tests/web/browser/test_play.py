@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from helpers import (
     CODE,
+    PHONE,
     dice_on,
     join,
     ready,
@@ -284,9 +285,11 @@ def test_a_wrong_code_is_said_and_a_joined_phone_shows_the_qr_code_of_the_join_l
     assert np.isin(inner, (0, 255)).all(), f"{np.count_nonzero(~np.isin(inner, (0, 255)))} grey px"
     text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
     assert text == f"{served.url}/join?code={CODE}"
-    # ... and as large as the room allows: more than three quarters of the width it may take
+    # ... and as large as the room allows: more than three quarters of the width it may
+    # take (app.css: at most 264 px, and 80 % of the screen's width)
     width = page.evaluate("document.querySelector('#qr').getBoundingClientRect().width")
-    assert 0.75 * min(264, 0.8 * 360) < width <= min(264, 0.8 * 360)
+    room = min(264, 0.8 * PHONE["width"])
+    assert 0.75 * room < width <= room
     other = phone()  # the link fills in the code for the next phone
     other.goto(text)
     expect(other.locator("#code")).to_have_value(CODE)
