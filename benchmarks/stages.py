@@ -20,11 +20,13 @@ kept):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -35,7 +37,7 @@ import numpy as np  # noqa: E402
 
 from benchmarks.baseline_golsteyn import PUBLISHED  # noqa: E402
 from benchmarks.datasets import Photo, load_set  # noqa: E402
-from benchmarks.vision import REAL_SIZE, engine_chosen, letterbox  # noqa: E402
+from benchmarks.vision import REAL_SIZE, engine_chosen, letterbox, photo_samples  # noqa: E402
 from dicetray.vision import pipscene  # noqa: E402
 from dicetray.vision import reader as reader_module  # noqa: E402
 from dicetray.vision.classifier import TURNS, classify  # noqa: E402
@@ -77,13 +79,6 @@ def windows_scaled_ms(frames: list[np.ndarray]) -> dict[str, float]:
     pip windows to the working scale (every call of the recognizer's ``resize``, summed;
     the second of two reads kept)."""
     spent: list[float] = []
-    plain = pipscene.resize
-
-    def timed(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-        start = time.perf_counter()
-        out = plain(image, size)
-        spent.append((time.perf_counter() - start) * 1000)
-        return out
 
     def second_read(_: int, frame: np.ndarray) -> float:
         read(frame)
@@ -91,11 +86,28 @@ def windows_scaled_ms(frames: list[np.ndarray]) -> dict[str, float]:
         read(frame)
         return sum(spent)
 
-    pipscene.resize = timed  # type: ignore[assignment]
-    try:
+    with timed_calls(pipscene, "resize", spent.append):
         return _per_engine(frames, second_read)
+
+
+@contextlib.contextmanager
+def timed_calls(owner: object, name: str, record: Callable[[float], object]) -> Iterator[None]:
+    """Within the block, each call of ``owner.name`` (a module's function as its callers
+    there look it up, or a class's method) hands its ms to ``record``; put back after."""
+    plain = getattr(owner, name)
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return plain(*args, **kwargs)
+        finally:
+            record((time.perf_counter() - start) * 1000)
+
+    setattr(owner, name, timed)
+    try:
+        yield
     finally:
-        pipscene.resize = plain  # type: ignore[assignment]
+        setattr(owner, name, plain)
 
 
 def stages(size: tuple[int, int], frames: int, seed: int) -> dict[str, dict[str, float]]:
@@ -125,28 +137,19 @@ READER_STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-def _timed_stages(spent: dict[str, float]) -> list[tuple[object, str, Callable]]:
-    """Wrap each stage's names in the reader's module so that each call adds its ms to
-    ``spent[stage]``; the (owner, name, original) to put back."""
-    undo = []
+def _stages_timed(stack: contextlib.ExitStack, spent: dict[str, float]) -> None:
+    """Until ``stack`` closes, each call of a stage's names in the reader's module adds
+    its ms to ``spent[stage]``."""
     for stage, names in READER_STAGES:
+        def add(ms: float, stage: str = stage) -> None:
+            spent[stage] = spent.get(stage, 0.0) + ms
+
         for name in names:
             owner: object = reader_module
             if "." in name:
                 cls, name = name.split(".")
                 owner = getattr(reader_module, cls)
-            plain = getattr(owner, name)
-
-            def timed(*args, _plain=plain, _stage=stage, **kwargs):
-                start = time.perf_counter()
-                try:
-                    return _plain(*args, **kwargs)
-                finally:
-                    spent[_stage] = spent.get(_stage, 0.0) + (time.perf_counter() - start) * 1000
-
-            setattr(owner, name, timed)
-            undo.append((owner, name, plain))
-    return undo
+            stack.enter_context(timed_calls(owner, name, add))
 
 
 def photo_stages(photos: list[Photo], repeat: int) -> dict[str, tuple[float, float]]:
@@ -156,10 +159,10 @@ def photo_stages(photos: list[Photo], repeat: int) -> dict[str, tuple[float, flo
     the frame before the first)."""
     rows: dict[str, list[float]] = {}
     spent: dict[str, float] = {}
-    undo = _timed_stages(spent)
-    try:
-        for photo in photos:
-            frame = letterbox(cv2.imread(str(photo.path)), REAL_SIZE)
+    with contextlib.ExitStack() as stack:
+        _stages_timed(stack, spent)
+        for sample in photo_samples(photos):
+            frame = letterbox(sample.load(), REAL_SIZE)
             runs: dict[str, list[float]] = {}
             for _ in range(repeat):
                 spent.clear()
@@ -174,9 +177,6 @@ def photo_stages(photos: list[Photo], repeat: int) -> dict[str, tuple[float, flo
                     (time.perf_counter() - start) * 1000)
             for name, ms in runs.items():
                 rows.setdefault(name, []).append(statistics.median(ms))
-    finally:
-        for owner, name, plain in undo:
-            setattr(owner, name, plain)
     return {name: (statistics.median(ms), statistics.mean(ms)) for name, ms in rows.items()}
 
 
