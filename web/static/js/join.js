@@ -7,20 +7,17 @@ import { t } from "./i18n.js";
 const CODE = "dicetray.code";
 const NAME = "dicetray.name";
 
-// The QR code's largest size, CSS px, and share of the screen's width (as app.css sets it
-// before the code is fitted).
-const QR_MOST = 264;
-const QR_WIDTH = 0.8;
-
-// Each module drawn a whole number of the screen's pixels, as large as the room allows: a
-// module edge between two pixels is blended to grey, which a camera reads less surely. The
-// SVG is one unit per module, so its natural width is the module count.
+// Each module drawn a whole number of the screen's pixels, as large as the room app.css
+// gives the code allows: a module edge between two pixels is blended to grey, which a
+// camera reads less surely. The SVG is one unit per module, so its natural width is the
+// module count.
 function fitQr() {
   const img = $("#qr");
   const modules = img.naturalWidth;
   if (!modules) return;
+  img.style.width = img.style.height = ""; // the room, as app.css sizes it
   const ratio = window.devicePixelRatio || 1;
-  const room = Math.min(QR_MOST, QR_WIDTH * document.documentElement.clientWidth) * ratio;
+  const room = img.getBoundingClientRect().width * ratio;
   const each = Math.max(1, Math.floor(room / modules));
   img.style.width = img.style.height = `${(each * modules) / ratio}px`;
   img.dataset.fitted = "true";
