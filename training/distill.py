@@ -44,8 +44,10 @@ import argparse
 import math
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -71,6 +73,8 @@ from dicetray.vision.detector import (  # noqa: E402
 )
 from dicetray.vision.networks import load  # noqa: E402
 from training.detector import DiceNet, export, from_onnx, save  # noqa: E402
+
+Net = TypeVar("Net", bound=torch.nn.Module)
 
 
 @dataclass(frozen=True)
@@ -160,18 +164,21 @@ def loss(out: torch.Tensor, target: torch.Tensor, regression: float) -> torch.Te
     return (bce - floor) / mass + regression * reg
 
 
-def distil(teacher: Path, data: list[Path], steps: int, threads: int, seed: int = 0,
-           sets: list[str] | None = None, distilling: Distilling = Distilling()) -> DiceNet:
-    """The student, taught ``steps`` steps (see the module's docstring)."""
-    torch.set_num_threads(threads)
-    cv2.setNumThreads(threads)
-    torch.manual_seed(seed)
+def inputs_from(data: list[Path], seed: int, sets: list[str] | None = None,
+                distilling: Distilling = Distilling()) -> Inputs:
+    """The inputs from the train halves of ``sets`` (None: every shared set) and the
+    rendered frames in the ``data`` files (:mod:`training.data`)."""
     frames = [np.load(p)["images"] for p in data]
-    inputs = Inputs(train_photos(sets or list(SETS)),
-                    np.concatenate(frames) if frames else np.zeros((0, 1, 1, 3), np.uint8),
-                    seed, distilling)
-    net = load(teacher, "dice detector", threads=threads, exact=True)
-    student = from_onnx(DiceNet(), teacher, "inner.").eval()  # norms frozen: folded away
+    return Inputs(train_photos(sets or list(SETS)),
+                  np.concatenate(frames) if frames else np.zeros((0, 1, 1, 3), np.uint8),
+                  seed, distilling)
+
+
+def fine_tune(student: Net, target_of: Callable[[np.ndarray], np.ndarray], inputs: Inputs,
+              steps: int, distilling: Distilling = Distilling()) -> Net:
+    """``student`` taught ``steps`` optimiser steps (AdamW from ``distilling.lr``, cosine
+    down to none, ``distilling.batch`` inputs a step) towards ``target_of(blob)``, the
+    teacher's output (1 x C x H x W) for each input, by :func:`loss`."""
     opt = torch.optim.AdamW(student.parameters(), lr=distilling.lr, weight_decay=0.0)
     start, total = time.time(), 0.0
     for step in range(steps):
@@ -181,16 +188,29 @@ def distil(teacher: Path, data: list[Path], steps: int, threads: int, seed: int 
         opt.zero_grad()
         for _ in range(distilling.batch):
             blob = inputs()
-            target = torch.from_numpy(averaged(net, blob))[None]
+            target = torch.from_numpy(target_of(blob))
             value = loss(student(torch.from_numpy(blob)), target, distilling.regression)
             (value / distilling.batch).backward()
             total += float(value.detach())
         opt.step()
         if (step + 1) % 50 == 0:
-            print(f"step {step + 1}/{steps} loss {total / 50 / distilling.batch:.4f}"
+            print(f"step {step + 1}/{steps} loss {total / 50 / distilling.batch:.5f}"
                   f" lr {lr:.1e} ({time.time() - start:.0f} s)", flush=True)
             total = 0.0
-    return student.eval()
+    return student
+
+
+def distil(teacher: Path, data: list[Path], steps: int, threads: int, seed: int = 0,
+           sets: list[str] | None = None, distilling: Distilling = Distilling()) -> DiceNet:
+    """The student, taught ``steps`` steps (see the module's docstring)."""
+    torch.set_num_threads(threads)
+    cv2.setNumThreads(threads)
+    torch.manual_seed(seed)
+    inputs = inputs_from(data, seed, sets, distilling)
+    net = load(teacher, "dice detector", threads=threads, exact=True)
+    student = from_onnx(DiceNet(), teacher, "inner.").eval()  # norms frozen: folded away
+    return fine_tune(student, lambda blob: averaged(net, blob)[None], inputs, steps,
+                     distilling).eval()
 
 
 def _unmatched(a: list, b: list) -> int:

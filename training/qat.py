@@ -39,9 +39,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import math
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,10 +53,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.datasets import SETS  # noqa: E402
 from dicetray.vision.networks import load  # noqa: E402
 from training.detector import DiceNet, from_onnx  # noqa: E402
-from training.distill import Distilling, Inputs, loss, train_photos  # noqa: E402
+from training.distill import Distilling, Inputs, fine_tune, inputs_from  # noqa: E402
 
 #: The frame's quantisation: the input's -1..1 in 8 bits, as ONNX Runtime's own
 #: calibration sets it (scale 2/255, zero at 128).
@@ -163,29 +160,6 @@ def calibrate(net: QuantNet, inputs: Inputs, count: int, percentile: float = 100
                 kept.append(v.max(keepdims=True))
     tops = [float(np.percentile(np.concatenate(v), percentile)) for v in seen]
     return [max(t, 1e-6) / 255.0 for t in tops]
-
-
-def teach(net: QuantNet, teacher, inputs: Inputs, steps: int, t: Teaching) -> QuantNet:
-    """``steps`` steps of the 8-bit simulation towards the teacher's one-pass answers."""
-    opt = torch.optim.AdamW(net.parameters(), lr=t.lr, weight_decay=0.0)
-    start, total = time.time(), 0.0
-    for step in range(steps):
-        lr = t.lr * 0.5 * (1 + math.cos(math.pi * step / steps))
-        for group in opt.param_groups:
-            group["lr"] = lr
-        opt.zero_grad()
-        for _ in range(t.batch):
-            blob = inputs()
-            target = torch.from_numpy(teacher.run(blob))
-            value = loss(net(torch.from_numpy(blob)), target, 1.0)
-            (value / t.batch).backward()
-            total += float(value.detach())
-        opt.step()
-        if (step + 1) % 50 == 0:
-            print(f"step {step + 1}/{steps} loss {total / 50 / t.batch:.5f} lr {lr:.1e}"
-                  f" ({time.time() - start:.0f} s)", flush=True)
-            total = 0.0
-    return net
 
 
 def export(net: QuantNet, teacher: Path, out: Path) -> None:
@@ -299,17 +273,14 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(args.threads)
     torch.manual_seed(args.seed)
-    frames = [np.load(p)["images"] for p in args.data]
-    inputs = Inputs(train_photos(list(SETS)),
-                    np.concatenate(frames) if frames else np.zeros((0, 1, 1, 3), np.uint8),
-                    args.seed, Distilling())
+    inputs = inputs_from(args.data, args.seed)
     t = Teaching(lr=args.lr, percentile=args.percentile)
     net = QuantNet(from_onnx(DiceNet(), args.teacher, "inner.").eval(), [1.0] * 8)
     net.scales = calibrate(net, inputs, t.calibration, args.percentile, args.seed)
     print("scales", [f"{s:.4g}" for s in net.scales], flush=True)
     if args.steps:
         teacher = load(args.teacher, "dice detector", threads=args.threads, exact=True)
-        teach(net, teacher, inputs, args.steps, t)
+        fine_tune(net, teacher.run, inputs, args.steps, Distilling(lr=t.lr, batch=t.batch))
     export(net, args.teacher, args.out)
     print(f"exported {args.out}")
     return 0
