@@ -259,54 +259,65 @@ def _blobs(maps: Sequence[PipMaps], min_area: int, reach: int,
         return [None] * len(maps)
     values = response.ravel()
 
-    def blobs(flat: np.ndarray, labels: np.ndarray, n: int,
-              known: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
-        lab_on = labels.ravel()[flat]
+    def blobs(flat: np.ndarray, lab_on: np.ndarray, area: np.ndarray,
+              known: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+        """The blobs that could be pips or hold some (their peak and area enough: the
+        others are never kept nor cut again), in label order, from the mask pixels
+        ``flat`` labelled ``lab_on``, the blobs' ``area`` (and ``known`` x centres): their
+        pixels, each one's blob among them, and each blob's map and measures."""
+        vals = values[flat]
+        could = np.zeros(len(area), bool)
+        could[lab_on[vals >= MIN_PEAK]] = True
+        could &= area >= min_area
+        could[0] = False  # the background
+        ids = np.flatnonzero(could)
+        index = np.full(len(area), -1, np.intp)
+        index[ids] = np.arange(len(ids))
+        lab_on = index[lab_on]
+        on = lab_on >= 0
+        flat, lab_on, vals = flat[on], lab_on[on], vals[on]
         ys, xs = np.divmod(flat, w)
         which = ys // step  # each pixel's map (the rows between maps are never in a blob)
         ys -= starts[which]  # each map's own rows
-        plane = np.zeros(n, np.intp)
+        plane = np.zeros(len(ids), np.intp)
         plane[lab_on] = which
-        return (lab_on, plane,
-                *_moments(values[flat], lab_on, xs.astype(np.float64), ys.astype(np.float64), n,
-                          known))
+        return (ids, flat, lab_on, vals, plane,
+                *_moments(vals, lab_on, xs.astype(np.float64), ys.astype(np.float64), len(ids),
+                          None if known is None else (area[ids].astype(np.float64), known[ids])))
 
     flat = np.flatnonzero(mask)
-    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
-    area[0] = 1.0  # the background: counted as no pixel (its row is never kept)
-    lab_on, plane, peaks, area, cx, cy, d, elong, fill = blobs(
-        flat, labels, n, (area, centres[:, 0].copy()))
-    bw = stats[:, cv2.CC_STAT_WIDTH]
-    bh = stats[:, cv2.CC_STAT_HEIGHT]
-    keep = (peaks >= MIN_PEAK) & (area >= min_area) & (np.maximum(bw, bh) <= 4 * np.minimum(bw, bh))
-    keep[0] = False
+    ids, flat, lab_on, vals, plane, peaks, _, cx, cy, d, elong, fill = blobs(
+        flat, labels.ravel()[flat], stats[:, cv2.CC_STAT_AREA], centres[:, 0])
+    if len(ids) == 0:
+        return [None] * len(maps)
+    bw = stats[ids, cv2.CC_STAT_WIDTH]
+    bh = stats[ids, cv2.CC_STAT_HEIGHT]
+    keep = np.maximum(bw, bh) <= 4 * np.minimum(bw, bh)
     cols = [arr[keep] for arr in (cx, cy, d, peaks.astype(np.float64), plane, elong, fill)]
     if kernel is not None:
         # a blob no pip could be (too large, ragged or long) is cut again nearer its peak
-        bad = (peaks >= MIN_PEAK) & (area >= min_area) & ~(
-            keep & _pip_shaped(d, elong, fill, kernel))
-        bad[0] = False
+        bad = ~(keep & _pip_shaped(d, elong, fill, kernel))
         for fraction in SPLIT_FRACTIONS:
             if not bad.any():
                 break
-            on = bad[lab_on] & (values[flat] >= fraction * peaks[lab_on])
+            on = bad[lab_on] & (vals >= fraction * peaks[lab_on])
             sub = np.zeros(mask.shape, bool)
             sub.ravel()[flat[on]] = True
             n, labels = cv2.connectedComponents(sub.view(np.uint8), connectivity=8)
             if n <= 1:
                 break
             flat = np.flatnonzero(sub)
-            lab_on, plane, peaks, area, cx, cy, d, elong, fill = blobs(flat, labels, n)
+            lab_on = labels.ravel()[flat]
+            ids, flat, lab_on, vals, plane, peaks, _, cx, cy, d, elong, fill = blobs(
+                flat, lab_on, np.bincount(lab_on, minlength=n))
             # what is cut out of a larger blob is a pip only when clean and round: the
             # pieces of a die's outline or of a marbled face are small, ragged or long
-            good = ((peaks >= MIN_PEAK) & (area >= min_area) & _pip_shaped(d, elong, fill, kernel)
-                    & (elong <= SPLIT_ELONG) & (fill >= SPLIT_FILL) & (d >= SPLIT_D * kernel))
-            good[0] = False
+            good = (_pip_shaped(d, elong, fill, kernel) & (elong <= SPLIT_ELONG)
+                    & (fill >= SPLIT_FILL) & (d >= SPLIT_D * kernel))
             cols = [np.concatenate([col, arr[good]]) for col, arr in
                     zip(cols, (cx, cy, d, peaks.astype(np.float64), plane, elong, fill),
                         strict=True)]
-            bad = (peaks >= MIN_PEAK) & (area >= min_area) & ~good
-            bad[0] = False
+            bad = ~good
     # each map's dark blobs, then its light ones, each in the order they were found
     order = np.argsort(cols[4], kind="stable")
     cols = [col[order] for col in cols]
