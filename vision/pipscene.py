@@ -32,8 +32,7 @@ from dicetray.vision.pips import (
     chroma,
     find_pips,
     find_pips_in,
-    hat_maps,
-    pip_maps,
+    pip_maps_with,
 )
 from dicetray.vision.resize import resize
 from dicetray.vision.settings import DEFAULT_SETTINGS, ReaderSettings
@@ -100,11 +99,11 @@ def face_pips(work: np.ndarray, kernel: int, st: ReaderSettings, closer: bool = 
     :func:`dicetray.vision.pips.find_pips`); ``hue``: and in each opponent channel alone
     (:func:`dicetray.vision.pips.chroma`: a red pip on a grey or blue face)."""
     extremes = channels(work)
-    maps = pip_maps(work, kernel, every_channel=closer, extremes=extremes, planes=closer)
     hues = chroma(work) if hue else ()
     # each opponent channel on its own: maxed into the maps above, a face's light swirl
     # runs a pip's blob into the next one's
-    own = [hat_maps(ch, kernel, planes=True) for ch in hues]
+    maps, *own = pip_maps_with(work, kernel, every_channel=closer, extremes=extremes,
+                               planes=closer, more=hues)
     if closer:
         pips, *more = find_pips_in([maps, *own], kernel, split=True)
     else:
@@ -117,19 +116,23 @@ def face_pips(work: np.ndarray, kernel: int, st: ReaderSettings, closer: bool = 
     radius = pips.d / 2 + np.maximum(st.ring_gap_px, st.ring_gap * pips.d)
     rx, ry = _ring(pips, radius)
     need = st.ring_contrast * pips.peak[:, None]
-    dark_ok = np.zeros(len(pips), bool)
-    light_ok = np.zeros(len(pips), bool)
     at_pip, on_ring = pixels(work.shape, pips.x, pips.y), pixels(work.shape, rx, ry)
+    # every channel's samples at once, sorted as whole numbers (in the same order as
+    # floats): pips x channels at the pips, pips x ring points x channels on the rings
+    looked = (*extremes, *hues) if closer else extremes
+    colour = np.sort(work[on_ring], axis=1)
+    centre = np.stack([ch[at_pip] for ch in looked], axis=1)
+    ring = np.sort(np.stack([ch[on_ring] for ch in looked], axis=2), axis=1)
+    if closer and work.ndim == 3:
+        centre = np.concatenate([centre, work[at_pip]], axis=1)
+        ring = np.concatenate([ring, colour], axis=2)
     k = st.ring_spoilers
-    for ch in (*extremes, *cv2.split(work), *hues) if closer else extremes:
-        centre = ch[at_pip].astype(np.float32)[:, None]
-        ring = np.sort(ch[on_ring].astype(np.float32), axis=1)
-        # the (k+1)-th worst ring sample, so a neighbouring pip does not veto a pip
-        dark_ok |= ring[:, k] >= centre[:, 0] + need[:, 0]
-        light_ok |= ring[:, -1 - k] <= centre[:, 0] - need[:, 0]
+    # the (k+1)-th worst ring sample, so a neighbouring pip does not veto a pip
+    dark_ok = (ring[:, k] >= centre + need).any(axis=1)
+    light_ok = (ring[:, -1 - k] <= centre - need).any(axis=1)
     ok = np.where(pips.dark, dark_ok, light_ok)
-    ring = np.sort(work[on_ring].astype(np.float32), axis=1)
-    face = (ring[:, ring.shape[1] // 2 - 1] + ring[:, ring.shape[1] // 2]) / 2  # the median
+    half = colour.shape[1] // 2
+    face = (colour[:, half - 1].astype(np.float32) + colour[:, half]) / 2  # the median
     return pips.take(ok), face[ok], maps
 
 
