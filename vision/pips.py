@@ -16,7 +16,6 @@ little larger than a pip keeps exactly the blobs smaller than it.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
 import math
@@ -81,16 +80,21 @@ class Pips:
         """The candidates of several sets as one."""
         if not parts:
             return cls.empty()
-        return cls(*(np.concatenate([getattr(p, f) for p in parts])
-                     for f in cls.__dataclass_fields__))
+        return cls(*(np.concatenate(column)
+                     for column in zip(*(p.columns() for p in parts), strict=True)))
+
+    def columns(self) -> tuple[np.ndarray, ...]:
+        """The seven arrays, in the order of the fields."""
+        return self.x, self.y, self.d, self.peak, self.dark, self.elong, self.fill
 
     def shifted(self, dx: float, dy: float) -> Pips:
         """The same candidates moved by (dx, dy)."""
-        return dataclasses.replace(self, x=self.x + dx, y=self.y + dy)
+        return Pips(self.x + dx, self.y + dy, self.d, self.peak, self.dark, self.elong, self.fill)
 
     def take(self, index: np.ndarray) -> Pips:
         """The candidates at ``index`` (bool mask or integer indices)."""
-        return Pips(*(getattr(self, f)[index] for f in self.__dataclass_fields__))
+        return Pips(self.x[index], self.y[index], self.d[index], self.peak[index],
+                    self.dark[index], self.elong[index], self.fill[index])
 
     def apart_from(self, other: Pips) -> np.ndarray:
         """Which of these candidates lie clear of every one of ``other`` of the same

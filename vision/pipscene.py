@@ -15,7 +15,7 @@ the dice the detector found, when it found any.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -24,7 +24,7 @@ import numpy as np
 from dicetray.vision.detector import Candidate
 from dicetray.vision.faces import groups, linkable
 from dicetray.vision.gradients import Window, structure_at, structure_windows
-from dicetray.vision.layouts import FaceLayouts
+from dicetray.vision.layouts import FaceLayouts, LayoutFit, fit_layout
 from dicetray.vision.measure import median, odd, pixels, roundness
 from dicetray.vision.pips import (
     Pips,
@@ -64,6 +64,18 @@ class Scene:
     light_raw: np.ndarray | None = None
     st: ReaderSettings = DEFAULT_SETTINGS
     layouts: FaceLayouts | None = None  # the faces the tray's dice draw (None: the fixed)
+    # the layouts fitted so far, by the pips' points (see fit): as faces are split and
+    # finds read, the same pips are fitted again and again
+    fitted: dict[tuple[Any, ...], LayoutFit | None] = field(
+        default_factory=dict, repr=False, compare=False)
+
+    def fit(self, points: np.ndarray) -> LayoutFit | None:
+        """:func:`~dicetray.vision.layouts.fit_layout` of ``points`` (n x 2 working px) to
+        the scene's layouts, each set of points fitted once."""
+        key = (points.dtype.str, points.shape, points.tobytes(), id(self.layouts))
+        if key not in self.fitted:
+            self.fitted[key] = fit_layout(points, self.layouts)
+        return self.fitted[key]
 
     def peak_map(self, dark: bool) -> np.ndarray:
         return self.dark_max if dark else self.light_max
@@ -232,10 +244,13 @@ def links(sc: Scene) -> list[list[int]]:
     cand = ((p.dark[i] == p.dark[j]) & (dist <= st.max_link * dmean)
             & (ratio <= st.pip_ratio) & (fdist <= tol))
     pairs = np.stack([i[cand], j[cand]], axis=1)
+    if len(pairs) == 0:
+        return groups(n, pairs)
     on_pip = np.zeros(sc.work.shape[:2], np.uint8)
     for x, y, d in zip(p.x.tolist(), p.y.tolist(), p.d.tolist(), strict=True):
         cv2.circle(on_pip, (round(x), round(y)), round(d / 2 + st.ring_gap_px), 1, -1)
-    ok = linkable(sc.work, on_pip.astype(bool), p.x, p.y, sc.face, pairs, tol[cand])
+    # 0 or 1: the same bytes read as bools, not a copy
+    ok = linkable(sc.work, on_pip.view(bool), p.x, p.y, sc.face, pairs, tol[cand])
     return groups(n, pairs[ok])
 
 
