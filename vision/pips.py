@@ -312,10 +312,11 @@ def _blobs(maps: Sequence[PipMaps], min_area: int, reach: int,
     values = response.ravel()
 
     def blobs(flat: np.ndarray, labels: np.ndarray, n: int, stats: np.ndarray,
-              centres: np.ndarray) -> tuple[np.ndarray, ...]:
+              centres: np.ndarray, top: int = 0) -> tuple[np.ndarray, ...]:
         """Per blob: whether it is large and strong enough for a pip, and its columns
-        (see above); per pixel of ``flat``: its blob and response."""
-        lab_on = labels.ravel()[flat]
+        (see above); per pixel of ``flat``: its blob and response (``labels``: of the
+        rows from ``top`` on)."""
+        lab_on = labels.ravel()[flat - top * w]
         vals = values[flat]
         ys, xs = np.divmod(flat, w)
         ys %= step  # each map's own rows
@@ -327,7 +328,7 @@ def _blobs(maps: Sequence[PipMaps], min_area: int, reach: int,
         enough = (peaks >= MIN_PEAK) & (area >= min_area)
         enough[0] = False
         # each blob's plane (the rows between maps are never in a blob)
-        plane = stats[:, cv2.CC_STAT_TOP] // step
+        plane = (stats[:, cv2.CC_STAT_TOP] + top) // step
         return enough, np.stack([cx, cy, d, peaks, plane, elong, fill]), lab_on, vals
 
     flat = np.flatnonzero(mask)
@@ -345,13 +346,17 @@ def _blobs(maps: Sequence[PipMaps], min_area: int, reach: int,
                 break
             # as float32, as the peaks were found (whole numbers)
             least = np.where(bad, fraction * peaks.astype(np.float32), np.float32(np.inf))
-            sub = np.zeros(mask.shape, bool)
-            sub.ravel()[flat[vals >= least[lab_on]]] = True
+            flat = flat[vals >= least[lab_on]]
+            # labelled only on the rows they span, from an even one (OpenCV labels two
+            # rows at a time: so numbered as on the whole image; the columns, and so the
+            # x centres, are the whole image's)
+            top = int(flat[0]) // w & ~1
+            sub = np.zeros((int(flat[-1]) // w + 1 - top, w), bool)
+            sub.ravel()[flat - top * w] = True
             n, labels, stats, centres = _labelled(sub)
             if n <= 1:
                 break
-            flat = np.flatnonzero(sub)
-            enough, table, lab_on, vals = blobs(flat, labels, n, stats, centres)
+            enough, table, lab_on, vals = blobs(flat, labels, n, stats, centres, top)
             _, _, d, peaks, _, elong, fill = table
             # what is cut out of a larger blob is a pip only when clean and round: the
             # pieces of a die's outline or of a marbled face are small, ragged or long
