@@ -19,7 +19,7 @@ import numpy as np
 
 from dicetray.vision.detector import Candidate
 from dicetray.vision.faces import fit_or_split
-from dicetray.vision.layouts import FaceLayouts, LayoutFit, fit_layout
+from dicetray.vision.layouts import FaceLayouts, LayoutFit
 from dicetray.vision.measure import cut, median, odd, pixels, sample
 from dicetray.vision.pips import PipMaps, Pips
 from dicetray.vision.pipscene import Scene, face_pips, face_tolerance, links, scene, widened
@@ -173,7 +173,7 @@ def faces(sc: Scene) -> list[Die]:
             lambda local, fit, m=members: accept([m[k] for k in local], fit),
             st.half_edge,
             lambda face, other, m=members: side([m[k] for k in face], [m[k] for k in other]),
-            lambda pts: fit_layout(pts, sc.layouts),
+            sc.fit,
         )
         if fits is None:
             continue
@@ -334,28 +334,26 @@ def read_candidate(sc: Scene, cand: Candidate) -> Die:
     """Read a die the detector found from the pips on its face (value 0: unreadable)."""
     p, st = sc.pips, sc.st
     centre, a, dist = sc.on_find(cand)
-    unread = unread_at(sc, cand, Reason.AMBIGUOUS, "die at {where} shows no face that can be read")
-    if len(p) == 0:
-        return unread
     near = np.flatnonzero(dist <= st.find_reach * st.half_edge * a)
-    if len(near) == 0:
-        return unread
+    if len(near):
+        majority = bool(2 * np.count_nonzero(p.dark[near]) >= len(near))  # half or more dark
+        for dark in (majority, not majority):
+            own = near[p.dark[near] == dark]
+            own = own[np.argsort(dist[own])]
+            # the face's own pips lie nearest its centre; side faces' and neighbours'
+            # further out
+            for k in range(min(_MOST_PIPS, len(own)), 0, -1):
+                die = face_of(sc, own[:k], centre, a, dark)
+                if die is not None:
+                    return die
+            # at a slant a side face's pip can lie nearer the centre than the face's own:
+            # try leaving out any pips, the most pips and the nearest first
+            for idx in _subsets(own[:st.subset_pips], dist, st.subset_tries):
+                die = face_of(sc, idx, centre, a, dark)
+                if die is not None:
+                    return die
+    unread = unread_at(sc, cand, Reason.AMBIGUOUS, "die at {where} shows no face that can be read")
     unread.pips = near.tolist()
-    majority = bool(2 * np.count_nonzero(p.dark[near]) >= len(near))  # half or more dark
-    for dark in (majority, not majority):
-        own = near[p.dark[near] == dark]
-        own = own[np.argsort(dist[own])]
-        # the face's own pips lie nearest its centre; side faces' and neighbours' further out
-        for k in range(min(_MOST_PIPS, len(own)), 0, -1):
-            die = face_of(sc, own[:k], centre, a, dark)
-            if die is not None:
-                return die
-        # at a slant a side face's pip can lie nearer the centre than the face's own: try
-        # leaving out any pips, the most pips and the nearest first
-        for idx in _subsets(own[:st.subset_pips], dist, st.subset_tries):
-            die = face_of(sc, idx, centre, a, dark)
-            if die is not None:
-                return die
     return unread
 
 
@@ -396,7 +394,7 @@ def face_of(sc: Scene, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool
             return None
         return Die(1, LayoutFit(1, np.array([p.x[i], p.y[i]]), np.eye(2) * a, 0.0), a, [i],
                    dark, 1.0)
-    fit = fit_layout(np.stack([p.x[idx], p.y[idx]], axis=1), sc.layouts)
+    fit = sc.fit(np.stack([p.x[idx], p.y[idx]], axis=1))
     if (fit is None or not st.offset_band[0] <= fit.offset / a <= st.offset_band[1]
             or math.hypot(*(fit.centre - centre)) > st.beside * a):
         return None

@@ -14,8 +14,9 @@ the dice the detector found, when it found any.
 
 from __future__ import annotations
 
+import functools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -24,7 +25,7 @@ import numpy as np
 from dicetray.vision.detector import Candidate
 from dicetray.vision.faces import groups, linkable
 from dicetray.vision.gradients import Window, structure_at, structure_windows
-from dicetray.vision.layouts import FaceLayouts
+from dicetray.vision.layouts import FaceLayouts, LayoutFit, fit_layout
 from dicetray.vision.measure import median, odd, pixels, roundness
 from dicetray.vision.pips import (
     Pips,
@@ -32,8 +33,7 @@ from dicetray.vision.pips import (
     chroma,
     find_pips,
     find_pips_in,
-    hat_maps,
-    pip_maps,
+    pip_maps_with,
 )
 from dicetray.vision.resize import resize
 from dicetray.vision.settings import DEFAULT_SETTINGS, ReaderSettings
@@ -65,6 +65,18 @@ class Scene:
     light_raw: np.ndarray | None = None
     st: ReaderSettings = DEFAULT_SETTINGS
     layouts: FaceLayouts | None = None  # the faces the tray's dice draw (None: the fixed)
+    # the layouts fitted so far, by the pips' points (see fit): as faces are split and
+    # finds read, the same pips are fitted again and again
+    fitted: dict[tuple[Any, ...], LayoutFit | None] = field(
+        default_factory=dict, repr=False, compare=False)
+
+    def fit(self, points: np.ndarray) -> LayoutFit | None:
+        """:func:`~dicetray.vision.layouts.fit_layout` of ``points`` (n x 2 working px) to
+        the scene's layouts, each set of points fitted once."""
+        key = (points.dtype.str, points.shape, points.tobytes(), id(self.layouts))
+        if key not in self.fitted:
+            self.fitted[key] = fit_layout(points, self.layouts)
+        return self.fitted[key]
 
     def peak_map(self, dark: bool) -> np.ndarray:
         return self.dark_max if dark else self.light_max
@@ -100,11 +112,11 @@ def face_pips(work: np.ndarray, kernel: int, st: ReaderSettings, closer: bool = 
     :func:`dicetray.vision.pips.find_pips`); ``hue``: and in each opponent channel alone
     (:func:`dicetray.vision.pips.chroma`: a red pip on a grey or blue face)."""
     extremes = channels(work)
-    maps = pip_maps(work, kernel, every_channel=closer, extremes=extremes, planes=closer)
     hues = chroma(work) if hue else ()
     # each opponent channel on its own: maxed into the maps above, a face's light swirl
     # runs a pip's blob into the next one's
-    own = [hat_maps(ch, kernel, planes=True) for ch in hues]
+    maps, *own = pip_maps_with(work, kernel, every_channel=closer, extremes=extremes,
+                               planes=closer, more=hues)
     if closer:
         pips, *more = find_pips_in([maps, *own], kernel, split=True)
     else:
@@ -117,19 +129,23 @@ def face_pips(work: np.ndarray, kernel: int, st: ReaderSettings, closer: bool = 
     radius = pips.d / 2 + np.maximum(st.ring_gap_px, st.ring_gap * pips.d)
     rx, ry = _ring(pips, radius)
     need = st.ring_contrast * pips.peak[:, None]
-    dark_ok = np.zeros(len(pips), bool)
-    light_ok = np.zeros(len(pips), bool)
     at_pip, on_ring = pixels(work.shape, pips.x, pips.y), pixels(work.shape, rx, ry)
+    # every channel's samples at once, sorted as whole numbers (in the same order as
+    # floats): pips x channels at the pips, pips x ring points x channels on the rings
+    looked = (*extremes, *hues) if closer else extremes
+    colour = np.sort(work[on_ring], axis=1)
+    centre = np.stack([ch[at_pip] for ch in looked], axis=1)
+    ring = np.sort(np.stack([ch[on_ring] for ch in looked], axis=2), axis=1)
+    if closer and work.ndim == 3:
+        centre = np.concatenate([centre, work[at_pip]], axis=1)
+        ring = np.concatenate([ring, colour], axis=2)
     k = st.ring_spoilers
-    for ch in (*extremes, *cv2.split(work), *hues) if closer else extremes:
-        centre = ch[at_pip].astype(np.float32)[:, None]
-        ring = np.sort(ch[on_ring].astype(np.float32), axis=1)
-        # the (k+1)-th worst ring sample, so a neighbouring pip does not veto a pip
-        dark_ok |= ring[:, k] >= centre[:, 0] + need[:, 0]
-        light_ok |= ring[:, -1 - k] <= centre[:, 0] - need[:, 0]
+    # the (k+1)-th worst ring sample, so a neighbouring pip does not veto a pip
+    dark_ok = (ring[:, k] >= centre + need).any(axis=1)
+    light_ok = (ring[:, -1 - k] <= centre - need).any(axis=1)
     ok = np.where(pips.dark, dark_ok, light_ok)
-    ring = np.sort(work[on_ring].astype(np.float32), axis=1)
-    face = (ring[:, ring.shape[1] // 2 - 1] + ring[:, ring.shape[1] // 2]) / 2  # the median
+    half = colour.shape[1] // 2
+    face = (colour[:, half - 1].astype(np.float32) + colour[:, half]) / 2  # the median
     return pips.take(ok), face[ok], maps
 
 
@@ -167,8 +183,13 @@ def windows(candidates: list[Candidate], s: float, shape: tuple[int, ...],
 def widened(contrast: np.ndarray, pip: float, st: ReaderSettings) -> np.ndarray:
     """A pip contrast map widened (:attr:`~dicetray.vision.settings.ReaderSettings.widen`)
     for pips ``pip`` px wide."""
-    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (odd(st.widen * pip),) * 2)
-    return cv2.dilate(contrast, k)
+    return cv2.dilate(contrast, _ellipse(odd(st.widen * pip)))
+
+
+@functools.cache
+def _ellipse(side: int) -> np.ndarray:
+    """The elliptic structuring element ``side`` px across (not to be written to)."""
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
 
 
 def scene(img: np.ndarray, s: float, wins: list[Window] | None = None,
@@ -192,10 +213,9 @@ def scene(img: np.ndarray, s: float, wins: list[Window] | None = None,
     pips = Pips.join([p.shifted(x0, y0) for x0, y0, p, _, _ in parts])
     face = np.concatenate([f for *_, f, _ in parts]) if parts else np.zeros((0, 3), np.float32)
     dmed = median(pips.d) if len(pips) else st.work_pip
-    dark_max = np.zeros(size, np.uint8)
-    light_max = np.zeros(size, np.uint8)
-    dark_raw = np.zeros(size, np.uint8)
-    light_raw = np.zeros(size, np.uint8)
+    # one block for the four maps: a third of the time of four (each too large to be
+    # kept for the next)
+    dark_max, light_max, dark_raw, light_raw = np.zeros((4, *size), np.uint8)
     for x0, y0, _, _, maps in parts:
         win = (slice(y0, y0 + maps.dark.shape[0]), slice(x0, x0 + maps.dark.shape[1]))
         dark_max[win] = widened(maps.dark, dmed, st)
@@ -229,10 +249,13 @@ def links(sc: Scene) -> list[list[int]]:
     cand = ((p.dark[i] == p.dark[j]) & (dist <= st.max_link * dmean)
             & (ratio <= st.pip_ratio) & (fdist <= tol))
     pairs = np.stack([i[cand], j[cand]], axis=1)
+    if len(pairs) == 0:
+        return groups(n, pairs)
     on_pip = np.zeros(sc.work.shape[:2], np.uint8)
     for x, y, d in zip(p.x.tolist(), p.y.tolist(), p.d.tolist(), strict=True):
         cv2.circle(on_pip, (round(x), round(y)), round(d / 2 + st.ring_gap_px), 1, -1)
-    ok = linkable(sc.work, on_pip.astype(bool), p.x, p.y, sc.face, pairs, tol[cand])
+    # 0 or 1: the same bytes read as bools, not a copy
+    ok = linkable(sc.work, on_pip.view(bool), p.x, p.y, sc.face, pairs, tol[cand])
     return groups(n, pairs[ok])
 
 
