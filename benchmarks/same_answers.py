@@ -98,10 +98,10 @@ def main(argv: list[str] | None = None) -> int:
                             str(args.renders), "--seed", str(args.seed)], check=True)
             answers.append(_load(out))
     a, b = answers
-    differ = [name for name in a if a[name] != b.get(name)]
+    differ = [name for name in a if name in b and a[name] != b[name]]
     missing = sorted(set(a) ^ set(b))
     for name in differ:
-        print(f"{name}:\n  {a[name]}\n  {b.get(name)}")
+        print(f"{name}:\n  {a[name]}\n  {b[name]}")
     for name in missing:
         print(f"{name}: read by one version only")
     print(f"{len(a)} readings compared: {len(differ)} differ, {len(missing)} missing")
