@@ -66,13 +66,12 @@ FRAME_SCALE, FRAME_ZERO = 2.0 / 255.0, 128
 class Teaching:
     """How the 8-bit network is taught."""
 
-    #: Inputs whose activations set each 8-bit range (their largest value).
+    #: Inputs whose activations set each 8-bit range.
     calibration: int = 300
     #: Each activation's range tops at this percentile of its values over those inputs.
     percentile: float = 100.0
     #: Peak learning rate (AdamW, cosine to none): a fine-tune of the float weights.
     lr: float = 1e-4
-    batch: int = 8
 
 
 def _fq(x: torch.Tensor, scale: float, zero: int = 0) -> torch.Tensor:
@@ -280,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     print("scales", [f"{s:.4g}" for s in net.scales], flush=True)
     if args.steps:
         teacher = load(args.teacher, "dice detector", threads=args.threads, exact=True)
-        fine_tune(net, teacher.run, inputs, args.steps, Distilling(lr=t.lr, batch=t.batch))
+        fine_tune(net, teacher.run, inputs, args.steps, Distilling(lr=t.lr))
     export(net, args.teacher, args.out)
     print(f"exported {args.out}")
     return 0

@@ -14,7 +14,6 @@ the dice the detector found, when it found any.
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -31,6 +30,7 @@ from dicetray.vision.pips import (
     Pips,
     channels,
     chroma,
+    ellipse,
     find_pips,
     find_pips_in,
     pip_maps_with,
@@ -183,13 +183,7 @@ def windows(candidates: list[Candidate], s: float, shape: tuple[int, ...],
 def widened(contrast: np.ndarray, pip: float, st: ReaderSettings) -> np.ndarray:
     """A pip contrast map widened (:attr:`~dicetray.vision.settings.ReaderSettings.widen`)
     for pips ``pip`` px wide."""
-    return cv2.dilate(contrast, _ellipse(odd(st.widen * pip)))
-
-
-@functools.cache
-def _ellipse(side: int) -> np.ndarray:
-    """The elliptic structuring element ``side`` px across (not to be written to)."""
-    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    return cv2.dilate(contrast, ellipse(odd(st.widen * pip)))
 
 
 def scene(img: np.ndarray, s: float, wins: list[Window] | None = None,
