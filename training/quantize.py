@@ -8,6 +8,17 @@ train-half photos of both shared sets (:mod:`benchmarks.halves`), at their own s
 letterboxed to 1280×960, and in rendered frames of another seed than the benchmark's.
 The held-out halves never take part.
 
+The weights are rounded to 7 bits (``reduce_range``), not 8, so that the copy gives the
+same answers on every processor. An x86 processor without VNNI (AVX2 only, as many
+laptops, and the AMD EPYC this was found on) multiplies 8-bit activations by 8-bit
+weights with an instruction (``vpmaddubsw``) that adds each pair of products in 16 bits,
+clipping a sum beyond 32,767: two white pixels (255) times a weight of 127 make 64,770.
+There the 8-bit copy read 2.1 % of the dice crops otherwise than its own arithmetic done
+exactly (as a processor with VNNI does it), and the reader answered nell-byler 71 / 127
+/ 2 instead of 76 / 123 / 1. With weights of at most 64 no pair passes 32,767
+(2 × 255 × 64 = 32,640): the copy answers alike everywhere (docs/benchmarks.md, "The
+8-bit classifier on a processor without VNNI").
+
 The dice detector is left in floating point. Its 8-bit copy (``--detector``, its last
 layer kept in floating point) ran 2.2× faster, but every way it was used it cost answers
 (docs/benchmarks.md): for both passes of every look nell-byler went from 74 to 71 photos
@@ -128,7 +139,8 @@ def _quantize(model: Path, out: Path, name: str, blobs: list[np.ndarray], tmp: P
     quant_pre_process(str(model), str(prepared), skip_symbolic_shape=True)
     quantize_static(str(prepared), str(out), Inputs(), quant_format=QuantFormat.QOperator,
                     activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
-                    per_channel=True, nodes_to_exclude=list(EXCLUDE.get(model.name, ())))
+                    per_channel=True, reduce_range=True,
+                    nodes_to_exclude=list(EXCLUDE.get(model.name, ())))
 
 
 if __name__ == "__main__":
