@@ -32,7 +32,7 @@ from dicetray.vision.kinship import look_alike, odd_one_out, set_apart
 from dicetray.vision.measure import cut, near, patch_roundness
 from dicetray.vision.parts import FaceClassifier, Teacher
 from dicetray.vision.pipcheck import check, spots
-from dicetray.vision.pipfaces import Die, look_closer, read_as, take, unread_at
+from dicetray.vision.pipfaces import Die, Doubt, doubt, look_closer, read_as, take, unread_at
 from dicetray.vision.pipscene import Scene
 from dicetray.vision.reading import Reason, Why
 from dicetray.vision.settings import ReaderSettings
@@ -110,7 +110,7 @@ class Opinion:
             # to the classifier, such a find is dropped as a key or a clip)
             if (best == _UNREADABLE and float(p[best]) < st.bare_unreadable
                     and die.found is not None and die.found.score >= st.sure_find):
-                die.problem = die.problem or Reason.AMBIGUOUS
+                doubt(die, Doubt.BARE)
                 kept.append(die)
                 continue
             seen[id(placeholder)] = p
@@ -249,7 +249,7 @@ class Opinion:
                 take(die, closer, 1.0)
                 die.dark, die.spots_map = closer.dark, closer.spots_map
                 # settled if the classifier confirms it
-                die.problem, die.detail = Reason.AMBIGUOUS, ""
+                die.problem, die.detail, die.doubt = Reason.AMBIGUOUS, "", Doubt.CLOSER
                 return
         sc.pips, sc.face = old
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from dicetray.vision.layouts import fit_layout, value_of_spots
 from dicetray.vision.measure import median, roundness, sample
-from dicetray.vision.pipfaces import Die
+from dicetray.vision.pipfaces import Die, Doubt, doubt
 from dicetray.vision.pipscene import Scene
 from dicetray.vision.reading import Reason
 
@@ -69,14 +69,14 @@ def check(sc: Scene, dice: list[Die]) -> None:
                 value = value_of_spots(on)
             unclear = (on_grid > st.spot_off) & ~on
             if value is None or unclear.any():
-                die.problem = die.problem or Reason.AMBIGUOUS
+                doubt(die, Doubt.NO_LAYOUT if value is None else Doubt.UNCLEAR_SPOT)
             else:
                 die.value = value
             lowest_on = min(float(on_grid[on].min()), 1.0) if on.any() else 0.0
             margin = lowest_on - (float(on_grid[~on].max()) if (~on).any() else 0.0)
         if sizes is not None and not (1 / st.like_size <= _size_of(sc, die) / sizes
                                       <= st.like_size):
-            die.problem = die.problem or Reason.AMBIGUOUS
+            doubt(die, Doubt.SIZE)
         if out:
             die.problem = Reason.EDGE
         elif die.value >= 4 and (die.value in refs or die.value != 6 or fit.learnt):
@@ -185,10 +185,10 @@ def side_faces(sc: Scene, dice: list[Die]) -> None:
         beside = median(p.elong[near])
         own = p.elong[die.pips]
         if beside < median(own) - st.side_doubt_elong:
-            die.problem = die.problem or Reason.AMBIGUOUS
+            doubt(die, Doubt.SIDE_FACE)
         elif (len(die.pips) == 2 and own.max() - own.min() >= st.side_split_elong
               and own.max() - own.min() >= beside - own.max()):
             # a 2 with one pip rounder, the other as oval as the side faces' beside it
             # (nearer their ovalness than its partner's): a 1's pip on the top face and a
             # side face's just past its edge
-            die.problem = die.problem or Reason.AMBIGUOUS
+            doubt(die, Doubt.SIDE_PIP)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
 
@@ -27,13 +28,27 @@ from dicetray.vision.pipscene import windows as windows_around
 from dicetray.vision.reading import Reason
 from dicetray.vision.settings import DEFAULT_SETTINGS, ReaderSettings
 
-__all__ = ["Die", "analyse", "confirm", "face_of", "faces", "look_closer", "read_as",
-           "read_candidate", "take", "unread_at"]
+__all__ = ["Die", "Doubt", "analyse", "confirm", "doubt", "face_of", "faces", "look_closer",
+           "read_as", "read_candidate", "take", "unread_at"]
 
 #: The most pips a face shows.
 _MOST_PIPS = 6
 #: Points on each circle sampled around a lone pip.
 _AROUND = 16
+
+
+class Doubt(StrEnum):
+    """Which check put a face's pips in doubt (the roll's reason words it,
+    :mod:`dicetray.vision.verdict`); the classifier, sure of the value, may settle it."""
+
+    NO_LAYOUT = "no-layout"  # the grid's pip spots make no value
+    UNCLEAR_SPOT = "unclear-spot"  # a grid spot neither clearly pip nor clearly blank face
+    SIZE = "size"  # the face is of another size than the other dice
+    SIDE_FACE = "side-face"  # a rounder-pipped face of the same die lies beside it
+    SIDE_PIP = "side-pip"  # a 2 whose one pip is as oval as the side faces' beside it
+    LONE_PIP = "lone-pip"  # a lone pip read as a 1, with contrast on its face's other spots
+    BARE = "bare"  # a sure find that showed no pips, unsurely a face to the classifier
+    CLOSER = "closer"  # more pips looked at closer than first read
 
 
 @dataclass
@@ -48,6 +63,7 @@ class Die:
     confidence: float
     problem: Reason | None = None  # why the roll is refused for it
     detail: str = ""  # the reason's words, with {where}, when not the usual ones
+    doubt: Doubt | None = None  # the check that put its pips in doubt (ambiguous)
     found: Candidate | None = None  # the detector's find this die is
     # read only by looking closer (look_closer): the placeholder it was before, and
     # whether that was a bare find
@@ -55,6 +71,13 @@ class Die:
     # a face read by looking closer: the contrast map its grid is read on, and the
     # working px of its top-left corner
     spots_map: tuple[np.ndarray, int, int] | None = None
+
+
+def doubt(die: Die, why: Doubt) -> None:
+    """Put ``die`` in doubt (:attr:`Reason.AMBIGUOUS`) for ``why``, unless it has a problem
+    already (the first one found is the roll's reason)."""
+    if die.problem is None:
+        die.problem, die.doubt = Reason.AMBIGUOUS, why
 
 
 def _pip_size(sc: Scene, found: list[Die]) -> float | None:
@@ -196,7 +219,7 @@ def faces(sc: Scene) -> list[Die]:
         fit = LayoutFit(1, np.array([p.x[i], p.y[i]]), np.eye(2) * a, 0.0)
         die = Die(1, fit, a, [i], bool(p.dark[i]), 1.0)
         if contrast.max() > st.lone_spot * p.peak[i]:
-            die.problem = Reason.AMBIGUOUS
+            doubt(die, Doubt.LONE_PIP)
         found.append(die)
     return found
 

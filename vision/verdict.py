@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from dicetray.vision.detector import Candidate
-from dicetray.vision.pipfaces import Die
+from dicetray.vision.pipfaces import Die, Doubt
 from dicetray.vision.pipscene import Scene, smeared
 from dicetray.vision.reading import DieReading, LeftOut, Reading, Reason, Why
 
@@ -29,6 +29,19 @@ _USUAL = {
     Reason.EDGE: "die cut by the frame edge at {where}",
     Reason.COCKED: "die at {where} is not flat",
     Reason.AMBIGUOUS: "pips of the die at {where} do not fit one face cleanly",
+}
+#: The words for a face's pips in doubt, by the check that doubted them.
+_DOUBTS = {
+    Doubt.NO_LAYOUT: "pips of the die at {where} make no face's layout",
+    Doubt.UNCLEAR_SPOT: "a spot on the die at {where} is neither clearly a pip nor clearly "
+                        "blank face",
+    Doubt.SIZE: "die at {where} is not the size of the other dice",
+    Doubt.SIDE_FACE: "die at {where} has a rounder-pipped face beside the one read: its top "
+                     "face may be the other",
+    Doubt.SIDE_PIP: "die at {where} reads 2, but one of its pips may be a side face's",
+    Doubt.LONE_PIP: "die at {where} reads 1, but its face shows marks beside the pip",
+    Doubt.BARE: "die at {where} showed no pips at first, and may show no face",
+    Doubt.CLOSER: "die at {where} shows more pips looked at closer than at first",
 }
 
 
@@ -74,7 +87,8 @@ def verdict(sc: Scene, found: list[Die], unread: list[Die], guessed: list[Die],
         kind = min((d.problem for d in problems if d.problem), key=REASON_ORDER.index)
         die = next(d for d in problems if d.problem == kind)
         where = f"({die.fit.centre[0] / s:.0f}, {die.fit.centre[1] / s:.0f})"
-        detail = die.detail or _USUAL[kind]
+        detail = die.detail or (_DOUBTS[die.doubt] if kind is Reason.AMBIGUOUS and die.doubt
+                                else _USUAL[kind])
         reason = f"{kind}: {detail.format(where=where)}"
     elif told is not None and count != told:
         reason = f"{Reason.WRONG_COUNT}: expected {told} dice, found {count}"

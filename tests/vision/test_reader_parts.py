@@ -148,3 +148,37 @@ def test_a_number_or_a_path_for_the_calibration_is_a_clear_error(mistaken: objec
     with pytest.raises(TypeError, match="calibration must be a Calibration"):
         read(frame, mistaken)
     assert read(frame, None, 5).status == "unsure"
+
+
+def a_die_with_a_mark(value: int, shade: int) -> np.ndarray:
+    """:func:`a_die` with a grey mark on its face's centre spot, as dark as ``shade``."""
+    img = a_die(value)
+    cv2.circle(img, (160, 120), 5, (shade, shade, shade), -1, cv2.LINE_AA)
+    return img
+
+
+def test_the_reason_says_which_check_doubted_the_pips() -> None:
+    # a grey mark where a 4 has blank face: neither clearly a pip nor clearly blank
+    unsure = read(a_die_with_a_mark(4, 150), detector=Finds(DIE), classifier=Says(4, 0.5))
+    assert unsure.kind == Reason.AMBIGUOUS
+    assert unsure.reason.endswith(
+        "a spot on the die at (159, 120) is neither clearly a pip nor clearly blank face"), unsure
+    # a mark as pale as the face is no doubt
+    clean = read(a_die_with_a_mark(4, 220), detector=Finds(DIE), classifier=Says(4, 0.5))
+    assert clean.ok and clean.values == (4,), clean
+
+
+def test_a_face_unlike_the_other_dice_in_size_is_doubted_for_its_size() -> None:
+    img = np.full((300, 480, 3), (90, 120, 90), np.uint8)
+    finds = []
+    for cx, cy, edge, value in ((80, 80, 60, 4), (240, 80, 60, 2), (400, 80, 60, 5),
+                                (160, 220, 36, 3), (320, 220, 60, 6)):
+        half = edge // 2
+        cv2.rectangle(img, (cx - half, cy - half), (cx + half, cy + half), (235,) * 3, -1)
+        for x, y in LAYOUTS[value] * (edge * 16 / 60) + (cx, cy):
+            cv2.circle(img, (round(x), round(y)), round(5 * edge / 60), (20,) * 3, -1,
+                       cv2.LINE_AA)
+        finds.append(Candidate(float(cx), float(cy), float(edge), 0.9, "flat"))
+    roll = read(img, detector=Finds(*finds), classifier=Says(4, 0.5))
+    assert roll.kind == Reason.AMBIGUOUS
+    assert roll.reason.endswith("die at (160, 219) is not the size of the other dice"), roll
