@@ -13,6 +13,14 @@ steadiness).
 
     python3 benchmarks/steady.py --sets matteop65,nell-byler,rendered --draws 4 \
         --candidate /tmp/qat/dice-detector.int8.onnx
+
+``--classifier`` puts face classifier files beside the shipped one the same way (each
+read with the shipped detector; a file is run as it is, unless an 8-bit copy of it lies
+beside it, as the shipped float file's does: copy such a file elsewhere to read it):
+
+    git show b585192:vision/models/face-classifier.int8.onnx > /tmp/old8.onnx
+    cp vision/models/face-classifier.onnx /tmp/float.onnx
+    python3 benchmarks/steady.py --rendered 200 --classifier /tmp/old8.onnx /tmp/float.onnx
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import sys
 import zlib
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,10 +47,12 @@ from benchmarks.halves import Half, photos_in  # noqa: E402
 from benchmarks.metrics import outcome  # noqa: E402
 from benchmarks.vision import Sample, photo_samples, rendered_samples  # noqa: E402
 from dicetray.vision import read  # noqa: E402
+from dicetray.vision.classifier import classify  # noqa: E402
 from dicetray.vision.detector import MODEL, Candidate, detect, find_dice  # noqa: E402
-from dicetray.vision.parts import DiceDetector  # noqa: E402
+from dicetray.vision.networks import soon  # noqa: E402
+from dicetray.vision.parts import DiceDetector, FaceClassifier, ShippedClassifier  # noqa: E402
 
-__all__ = ["FileDetector", "Steadiness", "noisy", "steadiness"]
+__all__ = ["FileClassifier", "FileDetector", "Steadiness", "noisy", "steadiness"]
 
 
 def noisy(frame: np.ndarray, sigma: float, seed: int) -> np.ndarray:
@@ -70,9 +81,26 @@ class FileDetector:
         return find_dice(frame, threshold, die_size, look=look)
 
 
+@dataclass(frozen=True)
+class FileClassifier:
+    """The shipped way of classifying faces (:func:`dicetray.vision.classifier.classify`),
+    run with the network in ``model``."""
+
+    model: Path
+
+    def classify(self, frame: np.ndarray, dice: list, *, turns: int = 8,
+                 first: np.ndarray | None = None,
+                 settled: float | None = None) -> np.ndarray:
+        return classify(frame, dice, self.model, turns=turns, first=first, settled=settled)
+
+    def classify_soon(self, frame: np.ndarray, dice: list) -> Future[np.ndarray]:
+        return soon(classify, frame, list(dice), self.model, turns=1, threads=1)
+
+
 @dataclass
 class Steadiness:
-    """One detector on one set: outcomes over every read, and photos whose outcome moved."""
+    """One pair of networks on one set: outcomes over every read, and photos whose outcome
+    moved."""
 
     outcomes: Counter = field(default_factory=Counter)
     moved: int = 0
@@ -85,9 +113,12 @@ class Steadiness:
 
 
 def steadiness(samples: list[Sample], detector: DiceDetector, draws: int,
-               sigma: float, first: int = 1) -> Steadiness:
+               sigma: float, first: int = 1,
+               classifier: FaceClassifier | None = None) -> Steadiness:
     """Read each of ``samples`` clean and under ``draws`` noise draws numbered from
-    ``first`` (see the module)."""
+    ``first`` (see the module), with ``detector`` and ``classifier`` (None: the shipped
+    one)."""
+    classifier = classifier or ShippedClassifier()
     out = Steadiness()
     for sample in samples:
         frame = sample.load()
@@ -95,7 +126,7 @@ def steadiness(samples: list[Sample], detector: DiceDetector, draws: int,
         for draw in [0, *range(first, first + draws)]:
             seed = zlib.crc32(f"{sample.name}#{draw}".encode())
             shown = frame if draw == 0 else noisy(frame, sigma, seed)
-            r = read(shown, detector=detector)
+            r = read(shown, detector=detector, classifier=classifier)
             seen.append(outcome(r.status, r.values, sample.values, sample.refuse_expected))
         out.outcomes.update(seen)
         out.moved += len(set(seen)) > 1
@@ -112,19 +143,24 @@ def samples_of(name: str, half: str | None, rendered: int, seed: int) -> list[Sa
 
 
 def lines(sets: list[str], candidates: list[Path], draws: int, sigma: float,
-          half: str | None, rendered: int, seed: int, first: int = 1) -> Iterator[str]:
-    """The report's Markdown lines, a table per set."""
-    detectors = {"shipped detector": FileDetector(), **{
-        str(path): FileDetector(path) for path in candidates}}
+          half: str | None, rendered: int, seed: int, first: int = 1,
+          classifiers: tuple[Path, ...] = ()) -> Iterator[str]:
+    """The report's Markdown lines, a table per set: a row for the shipped networks, one
+    for each detector candidate and one for each classifier candidate."""
+    shipped = ShippedClassifier()
+    readers = {"shipped networks": (FileDetector(), shipped),
+               **{f"detector {path}": (FileDetector(path), shipped) for path in candidates},
+               **{f"classifier {path}": (FileDetector(), FileClassifier(path))
+                  for path in classifiers}}
     for name in sets:
         samples = samples_of(name, half, rendered, seed)
         yield (f"\n{name}{f' ({half} half)' if half else ''}: each read clean and under "
                f"{draws} draws of noise σ={sigma:g} (draws {first}-{first + draws - 1}), "
                "outcomes over every read\n")
-        yield "| detector | photos | right | refused | silently wrong | photos moved |"
+        yield "| networks | photos | right | refused | silently wrong | photos moved |"
         yield "| --- | ---: | ---: | ---: | ---: | ---: |"
-        for label, detector in detectors.items():
-            yield steadiness(samples, detector, draws, sigma, first).row(label)
+        for label, (detector, classifier) in readers.items():
+            yield steadiness(samples, detector, draws, sigma, first, classifier).row(label)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -132,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", default="matteop65,nell-byler,rendered")
     parser.add_argument("--candidate", type=Path, nargs="*", default=[],
                         help="ONNX detector files read beside the shipped one")
+    parser.add_argument("--classifier", type=Path, nargs="*", default=[],
+                        help="ONNX face classifier files read beside the shipped one")
     parser.add_argument("--draws", type=int, default=4)
     parser.add_argument("--sigma", type=float, default=1.0, help="grey levels")
     parser.add_argument("--first-draw", type=int, default=1,
@@ -144,10 +182,13 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.candidate:
         if not path.is_file():
             parser.error(f"no detector file {path}")
+    for path in args.classifier:
+        if not path.is_file():
+            parser.error(f"no classifier file {path}")
     cv2.setNumThreads(args.threads)
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     for line in lines(sets, args.candidate, args.draws, args.sigma, args.half,
-                      args.rendered, args.seed, args.first_draw):
+                      args.rendered, args.seed, args.first_draw, tuple(args.classifier)):
         print(line, flush=True)
     return 0
 
