@@ -26,12 +26,10 @@ beside it, as the shipped float file's does: copy such a file elsewhere to read 
 from __future__ import annotations
 
 import argparse
-import functools
 import sys
 import zlib
 from collections import Counter
 from collections.abc import Iterator
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,54 +45,27 @@ from benchmarks.halves import Half, photos_in  # noqa: E402
 from benchmarks.metrics import outcome  # noqa: E402
 from benchmarks.vision import Sample, photo_samples, rendered_samples  # noqa: E402
 from dicetray.vision import read  # noqa: E402
-from dicetray.vision.classifier import classify  # noqa: E402
-from dicetray.vision.detector import MODEL, Candidate, detect, find_dice  # noqa: E402
-from dicetray.vision.networks import soon  # noqa: E402
-from dicetray.vision.parts import DiceDetector, FaceClassifier, ShippedClassifier  # noqa: E402
+from dicetray.vision.parts import (  # noqa: E402
+    DiceDetector,
+    FaceClassifier,
+    ShippedClassifier,
+    ShippedDetector,
+)
 
-__all__ = ["FileClassifier", "FileDetector", "Steadiness", "noisy", "steadiness"]
+__all__ = ["Steadiness", "noisy", "steadiness"]
 
 
 def noisy(frame: np.ndarray, sigma: float, seed: int) -> np.ndarray:
     """``frame`` with Gaussian noise of ``sigma`` grey levels added (``seed``: the draw).
 
     >>> frame = np.full((8, 8, 3), 100, np.uint8)
-    >>> bool((noisy(frame, 1.0, 3) == noisy(frame, 1.0, 3)).all()), noisy(frame, 0, 3).sum()
+    >>> bool((noisy(frame, 1.0, 3) == noisy(frame, 1.0, 3)).all()), int(noisy(frame, 0, 3).sum())
     (True, 19200)
     """
     if sigma <= 0:
         return frame
     noise = np.random.default_rng(seed).normal(0.0, sigma, frame.shape)
     return np.clip(frame + noise, 0, 255).astype(np.uint8)
-
-
-@dataclass(frozen=True)
-class FileDetector:
-    """The shipped way of finding dice (:func:`dicetray.vision.detector.find_dice`), run
-    with the network in ``model`` (an 8-bit file is run as it is)."""
-
-    model: Path = MODEL
-
-    def find(self, frame: np.ndarray, threshold: float,
-             die_size: float | None) -> list[Candidate]:
-        look = functools.partial(detect, model=self.model, passes={})
-        return find_dice(frame, threshold, die_size, look=look)
-
-
-@dataclass(frozen=True)
-class FileClassifier:
-    """The shipped way of classifying faces (:func:`dicetray.vision.classifier.classify`),
-    run with the network in ``model``."""
-
-    model: Path
-
-    def classify(self, frame: np.ndarray, dice: list, *, turns: int = 8,
-                 first: np.ndarray | None = None,
-                 settled: float | None = None) -> np.ndarray:
-        return classify(frame, dice, self.model, turns=turns, first=first, settled=settled)
-
-    def classify_soon(self, frame: np.ndarray, dice: list) -> Future[np.ndarray]:
-        return soon(classify, frame, list(dice), self.model, turns=1, threads=1)
 
 
 @dataclass
@@ -147,10 +118,11 @@ def lines(sets: list[str], candidates: list[Path], draws: int, sigma: float,
           classifiers: tuple[Path, ...] = ()) -> Iterator[str]:
     """The report's Markdown lines, a table per set: a row for the shipped networks, one
     for each detector candidate and one for each classifier candidate."""
-    shipped = ShippedClassifier()
-    readers = {"shipped networks": (FileDetector(), shipped),
-               **{f"detector {path}": (FileDetector(path), shipped) for path in candidates},
-               **{f"classifier {path}": (FileDetector(), FileClassifier(path))
+    detector, classifier = ShippedDetector(), ShippedClassifier()
+    readers = {"shipped networks": (detector, classifier),
+               **{f"detector {path}": (ShippedDetector(path), classifier)
+                  for path in candidates},
+               **{f"classifier {path}": (detector, ShippedClassifier(path))
                   for path in classifiers}}
     for name in sets:
         samples = samples_of(name, half, rendered, seed)

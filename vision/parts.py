@@ -16,8 +16,11 @@ the first time they are asked. A test passes its own instead.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -69,21 +72,33 @@ class Teacher(Protocol):
         ...
 
 
+@dataclass(frozen=True)
 class ShippedDetector:
-    """The dice detector installed with dicetray (:func:`dicetray.vision.detector.find_dice`)."""
+    """The dice detector installed with dicetray (:func:`dicetray.vision.detector.find_dice`),
+    or the same way of finding dice with the network in another ONNX file ``model`` (run
+    as it is, to compare one with the installed network)."""
+
+    model: Path = _detector.MODEL
 
     def find(self, frame: np.ndarray, threshold: float,
              die_size: float | None) -> list[Candidate]:
-        return _detector.find_dice(frame, threshold, die_size)
+        look = functools.partial(_detector.detect, model=self.model, passes={})
+        return _detector.find_dice(frame, threshold, die_size, look=look)
 
 
+@dataclass(frozen=True)
 class ShippedClassifier:
-    """The face classifier installed with dicetray (:func:`dicetray.vision.classifier.classify`)."""
+    """The face classifier installed with dicetray (:func:`dicetray.vision.classifier.classify`),
+    or the same with the network in another ONNX file ``model`` (run as it is, unless an
+    8-bit copy of it lies beside it, as beside the installed one)."""
+
+    model: Path = _classifier.MODEL
 
     def classify(self, frame: np.ndarray, dice: Sequence[Where], *, turns: int = TURNS,
                  first: np.ndarray | None = None,
                  settled: float | None = None) -> np.ndarray:
-        return _classifier.classify(frame, dice, turns=turns, first=first, settled=settled)
+        return _classifier.classify(frame, dice, self.model, turns=turns, first=first,
+                                    settled=settled)
 
     def classify_soon(self, frame: np.ndarray, dice: Sequence[Where]) -> Future[np.ndarray]:
-        return soon(_classifier.classify, frame, list(dice), turns=1, threads=1)
+        return soon(_classifier.classify, frame, list(dice), self.model, turns=1, threads=1)

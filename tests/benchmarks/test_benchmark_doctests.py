@@ -19,6 +19,9 @@ import pytest
         "benchmarks.distort",
         "benchmarks.hostile",
         "benchmarks.pages",
+        "benchmarks.steady",
+        "benchmarks.advisor",
+        "benchmarks.calibration",
     ],
 )
 def test_docstring_examples(name: str) -> None:

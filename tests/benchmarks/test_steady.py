@@ -10,11 +10,11 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.steady import FileClassifier, FileDetector, noisy, steadiness
+from benchmarks.steady import noisy, steadiness
 from benchmarks.vision import rendered_samples
 from dicetray.vision.classifier import CLASSES, MODEL
 from dicetray.vision.detector import Candidate
-from dicetray.vision.parts import ShippedClassifier
+from dicetray.vision.parts import ShippedClassifier, ShippedDetector
 
 
 class FindsNothing:
@@ -25,7 +25,7 @@ class FindsNothing:
 
 def test_without_noise_no_photo_moves_and_every_read_counts() -> None:
     samples = list(rendered_samples(2, 2026, (640, 480)))
-    seen = steadiness(samples, FileDetector(), draws=2, sigma=0.0)
+    seen = steadiness(samples, ShippedDetector(), draws=2, sigma=0.0)
     assert seen.photos == 2 and sum(seen.outcomes.values()) == 6 and seen.moved == 0
 
 
@@ -33,7 +33,7 @@ def test_the_detector_given_is_the_one_read_with() -> None:
     samples = [s for s in rendered_samples(6, 2026, (640, 480)) if not s.refuse_expected][:2]
     seen = steadiness(samples, FindsNothing(), draws=1, sigma=1.0)
     assert seen.outcomes == {"refused": 4}
-    shipped = steadiness(samples, FileDetector(), draws=1, sigma=1.0)
+    shipped = steadiness(samples, ShippedDetector(), draws=1, sigma=1.0)
     assert shipped.outcomes["refused"] < 4
 
 
@@ -62,7 +62,7 @@ class SaysNoDie:
 
 def test_the_classifier_given_is_the_one_read_with() -> None:
     samples = [s for s in rendered_samples(6, 2026, (640, 480)) if not s.refuse_expected][:2]
-    seen = steadiness(samples, FileDetector(), draws=1, sigma=1.0, classifier=SaysNoDie())
+    seen = steadiness(samples, ShippedDetector(), draws=1, sigma=1.0, classifier=SaysNoDie())
     assert seen.outcomes == {"refused": 4}
 
 
@@ -72,8 +72,8 @@ def test_a_classifier_file_is_run_as_it_is(tmp_path: Path) -> None:
     frame = next(iter(rendered_samples(1, 2026, (640, 480)))).load()
     dice = [(200.0, 200.0, 50.0), (400.0, 260.0, 50.0)]
     shipped = ShippedClassifier().classify(frame, dice, turns=1)
-    read = FileClassifier(float_file).classify(frame, dice, turns=1)
-    soon = FileClassifier(float_file).classify_soon(frame, dice).result()
+    read = ShippedClassifier(float_file).classify(frame, dice, turns=1)
+    soon = ShippedClassifier(float_file).classify_soon(frame, dice).result()
     assert np.allclose(read, soon, atol=1e-6)
     assert not np.allclose(read, shipped, atol=1e-6)  # not the 8-bit copy
     assert np.allclose(read, shipped, atol=0.2)  # but the same network
