@@ -62,7 +62,7 @@ def look_alike(img: np.ndarray, dropped: list[Die], known: list[Die], unread: li
 
 
 def set_apart(img: np.ndarray, unread: list[Die], dice: list[Die],
-              st: ReaderSettings) -> tuple[list[Die], list[Die]]:
+              st: ReaderSettings, *, faces: bool = False) -> tuple[list[Die], list[Die]]:
     """The finds no face was read on (``unread``) split into (kept, unlike): unlike are
     those whose body colour lies further than ``unlike_colour`` from every die the pips
     read cleanly (``dice``), or whose size is off theirs by more than ``unlike_size``,
@@ -70,7 +70,8 @@ def set_apart(img: np.ndarray, unread: list[Die], dice: list[Die],
     or a knot in the wood is not a die, and must not refuse a roll the dice themselves
     read cleanly. A find the frame cuts is kept (refused) unless its colour is unlike
     theirs: its size says nothing (a die half out of the frame is found small), its
-    middle's colour is its own (a clip on the rim at the frame's edge is no white die)."""
+    middle's colour is its own (a clip on the rim at the frame's edge is no white die).
+    With ``faces``, finds a face was read on are judged too (else they are kept)."""
     clean = [d.found for d in dice if d.value and not d.problem and d.found is not None]
     if len(clean) < 2 or not unread:
         return unread, []
@@ -84,7 +85,7 @@ def set_apart(img: np.ndarray, unread: list[Die], dice: list[Die],
     kept, unlike = [], []
     for die in unread:
         cand = die.found
-        if die.value or cand is None:
+        if (die.value and not faces) or cand is None:
             kept.append(die)
             continue
         off = (not cut(cand, frame, st.cut_face)

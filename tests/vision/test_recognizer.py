@@ -379,6 +379,59 @@ class TestSecondOpinion:
         if not ok:
             assert roll.kind == "ambiguous" and "unlike every other die" in roll.reason, roll
 
+    # a laptop's key beside white dice: a dark body with light marks that read as pips
+    KEY = (60, 60, 60)
+
+    def three_dice_and(self, fakes: Fakes, at: tuple[float, float],
+                       says: np.ndarray) -> np.ndarray:
+        """White dice showing 3, 5 and 2, which the classifier reads surely, and a fourth
+        find at ``at`` it answers ``says``; the frame, to draw the fourth thing on."""
+        found = [Candidate(float(x), float(y), 64.0, 0.9, "flat")
+                 for x, y in ((120, 240), (280, 240), (440, 240), at)]
+        fakes.finds(lambda img, *_: found)
+        self.classifier_by_x(fakes, {120.0: sure_of(3, 0.95), 280.0: sure_of(5, 0.95),
+                                     440.0: sure_of(2, 0.95), at[0]: says})
+        return tray([(120, 240, 3, 64, 0), (280, 240, 5, 64, 0), (440, 240, 2, 64, 0)],
+                    bg=(200, 200, 200))
+
+    @pytest.mark.parametrize(("body", "pip", "ok"), [
+        (WHITE, BLACK, False),  # like the dice: a die the frame cuts, refused
+        (KEY, WHITE, True),  # a key at the frame's edge: left out, unlike the dice
+    ])
+    def test_a_find_the_frame_cuts_whose_marks_read_as_pips_is_judged_by_its_colour(
+        self, fakes: Fakes, body: tuple[int, int, int], pip: tuple[int, int, int],
+        ok: bool
+    ) -> None:
+        none = sure_of(CLASSES.index("none"), 0.5)  # no die to the classifier (it never
+        img = self.three_dice_and(fakes, (560, 24), none)  # saw one cut by the frame)
+        draw_die(img, (560, 24), 2, 64, 0, face=body, pip=pip)  # its 2 inside the frame
+        roll = fakes.read(img)
+        assert roll.values == (2, 3, 5) and roll.ok == ok, roll
+        unlike = [o for o in roll.left_out if o.why == "unlike"]
+        if ok:
+            assert [round(o.x) for o in unlike] == [560], roll.left_out
+        else:
+            assert roll.kind == "edge" and not unlike, roll
+
+    @pytest.mark.parametrize("says", [("unreadable", 0.5), ("none", 0.5), (4, 0.3)])
+    @pytest.mark.parametrize(("body", "pip", "ok"), [(WHITE, BLACK, False), (KEY, WHITE, True)])
+    def test_a_find_whose_marks_make_no_face_is_judged_by_its_colour(
+        self, fakes: Fakes, says: tuple[int | str, float], body: tuple[int, int, int],
+        pip: tuple[int, int, int], ok: bool
+    ) -> None:
+        kind, p = says
+        img = self.three_dice_and(
+            fakes, (560, 240), sure_of(CLASSES.index(kind) if isinstance(kind, str) else kind, p))
+        cv2.rectangle(img, (528, 208), (592, 272), body, -1)
+        for dx, dy in ((-17, -17), (17, -17), (17, 17)):  # three corners: no face's layout
+            cv2.circle(img, (560 + dx, 240 + dy), 6, pip, -1, cv2.LINE_AA)
+        roll = fakes.read(img)
+        if ok:  # a key's glyph: left out, the dice read
+            assert roll.ok and roll.values == (2, 3, 5), roll
+            assert [o.why for o in roll.left_out] == ["unlike"], roll.left_out
+        else:  # a white die whose pips make no face: refused, never dropped
+            assert roll.kind == "ambiguous" and "no face's layout" in roll.reason, roll
+
     @pytest.mark.parametrize(("told", "values", "reason"), [
         (None, (), "no-dice"),  # not told: a find left out is left out
         (1, (4,), "wrong-count: expected 1 dice, found 0 (1 more shown as a guess)"),
