@@ -310,8 +310,43 @@ def speed_photos(photos: list[Photo], n: int, pick: str = "first") -> list[Photo
     return [photos[i * len(photos) // n] for i in range(n)]
 
 
+def dice_range(text: str) -> tuple[int, int]:
+    """``"4-5"`` (four or five dice) or ``"6"`` (six) as (low, high), for
+    ``--real-speed-dice``.
+
+    >>> dice_range("4-5"), dice_range("6")
+    ((4, 5), (6, 6))
+    >>> dice_range("5-4")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: want LOW-HIGH or N dice (LOW <= HIGH), got '5-4'
+    """
+    low, _, high = text.partition("-")
+    try:
+        lo, hi = int(low), int(high or low)
+    except ValueError:
+        lo, hi = 1, 0
+    if not 0 <= lo <= hi:
+        raise argparse.ArgumentTypeError(f"want LOW-HIGH or N dice (LOW <= HIGH), got {text!r}")
+    return lo, hi
+
+
+def holding(photos: list[Photo], dice: tuple[int, int] | None) -> list[Photo]:
+    """The photos holding ``dice`` (low, high) dice, every photo for None: a speed told by
+    how many dice a photo holds.
+
+    >>> ps = [Photo("s", str(n), Path(), (1,) * n, n) for n in (1, 4, 5, 9)]
+    >>> [p.n_dice for p in holding(ps, (4, 5))], len(holding(ps, None))
+    ([4, 5], 4)
+    """
+    if dice is None:
+        return photos
+    return [p for p in photos if dice[0] <= p.n_dice <= dice[1]]
+
+
 def real_speed_lines(table: dict[str, dict[str, dict[str, float]]], photos: int,
-                     repeat: int, here: float | None = None, pick: str = "first") -> list[str]:
+                     repeat: int, here: float | None = None, pick: str = "first",
+                     dice: tuple[int, int] | None = None) -> list[str]:
     """The real-photo speed table: per set and size, each method's median and the ratio,
     and, given this machine's ``sysbench cpu --threads=1`` events/s ``here``, what a Pi 4
     would take (see :func:`speed_lines`)."""
@@ -323,6 +358,9 @@ def real_speed_lines(table: dict[str, dict[str, dict[str, float]]], photos: int,
              "spread": f"{photos} photos spread evenly through each set "
                        "(`--real-speed-pick spread`)",
              "all": "every photo of each set (`--real-speed-pick all`)"}[pick]
+    if dice is not None:
+        held = f"{dice[0]}-{dice[1]}" if dice[0] < dice[1] else str(dice[0])
+        which += f" holding {held} dice (`--real-speed-dice {held}`)"
     lines = [
         f"Median ms per photo over {which}, each read {repeat} "
         "times (median kept), methods interleaved photo by photo, at the photo's own size "
@@ -568,6 +606,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         default="first", help="time the first photos of each set, photos "
                         "spread through it, or every photo (--real-speed-photos then only "
                         "says whether to time)")
+    parser.add_argument("--real-speed-dice", metavar="LOW-HIGH", type=dice_range, default=None,
+                        help="time only the photos holding this many dice (e.g. 4-5)")
     parser.add_argument(
         "--tell-count", action="store_true", help="tell the dicetray recognizer how many dice"
     )
@@ -665,15 +705,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.real_speed_photos > 0 and real:
         used = [m for m in chosen if m.only_on is None and not m.told]
         before = sysbench_events_per_s()
-        table = {name: real_speed(photo_samples(speed_photos(load_set(name),
-                                                             args.real_speed_photos,
-                                                             args.real_speed_pick)),
-                                  used, args.speed_repeat) for name in real}
+        table = {name: real_speed(photo_samples(speed_photos(
+            holding(load_set(name), args.real_speed_dice), args.real_speed_photos,
+            args.real_speed_pick)), used, args.speed_repeat) for name in real}
         after = sysbench_events_per_s()
         here = (before + after) / 2 if before and after else None
         section = ["", "### Speed on real photos", "",
                    *real_speed_lines(table, args.real_speed_photos, args.speed_repeat, here,
-                                     pick=args.real_speed_pick)]
+                                     pick=args.real_speed_pick, dice=args.real_speed_dice)]
         out += section
         print("\n".join(section), flush=True)
     if args.speed_frames > 0:

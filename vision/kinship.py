@@ -71,8 +71,12 @@ def set_apart(img: np.ndarray, unread: list[Die], dice: list[Die],
     read cleanly. A find the frame cuts is kept (refused) unless its colour is unlike
     theirs: its size says nothing (a die half out of the frame is found small), its
     middle's colour is its own (a clip on the rim at the frame's edge is no white die).
-    With ``faces``, finds a face was read on are judged too (else they are kept)."""
-    clean = [d.found for d in dice if d.value and not d.problem and d.found is not None]
+    With ``faces``, a find a face was read on is judged too where its marks stand out the
+    other way from every clean die's pips (light marks on a dark body among dark pips on
+    white dice: a laptop's key and its glyph); a face marked as theirs is kept."""
+    kin = [d for d in dice if d.value and not d.problem and d.found is not None]
+    clean = [d.found for d in kin if d.found is not None]
+    marks = {d.dark for d in kin}
     if len(clean) < 2 or not unread:
         return unread, []
     bodies = np.array([body(img, f, st.middle) for f in clean])
@@ -85,7 +89,7 @@ def set_apart(img: np.ndarray, unread: list[Die], dice: list[Die],
     kept, unlike = [], []
     for die in unread:
         cand = die.found
-        if (die.value and not faces) or cand is None:
+        if (die.value and (not faces or die.dark in marks)) or cand is None:
             kept.append(die)
             continue
         off = (not cut(cand, frame, st.cut_face)

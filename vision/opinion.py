@@ -150,21 +150,19 @@ class Opinion:
         hidden = [d for d in answered if d.found is not None
                   and cut(d.found, frame, st.cut_face)
                   and int(np.argmax(seen[id(d)])) in (_UNREADABLE, _NONE)]
-        cut_off = [unread_at(sc, d.found, Reason.EDGE, CUT_NONE)
-                   for d in hidden if d.found is not None]
         hidden_ids = {id(d) for d in hidden}
         answered = [d for d in answered if id(d) not in hidden_ids]
-        # such a find unlike the dice read in colour is no die cut by the frame either (a
-        # laptop's key at the frame's edge, its glyph read as pips), as for a find no
-        # face was read on
-        cut_off, unlike_cut = set_apart(img, cut_off, answered, st)
-        # and so is a find whose marks read as a face that would refuse the roll (blurred,
-        # cocked, in doubt): a key's glyph, a label's print
-        _, strangers = set_apart(img, [d for d in answered if d.problem is not None],
+        # such a find, or one whose marks read as a face that would refuse the roll
+        # (blurred, cocked, in doubt), is no die where it is unlike the dice read cleanly
+        # in colour and its marks stand out the other way (a laptop's key, its glyph read
+        # as pips), as for a find no face was read on
+        _, strangers = set_apart(img, [*hidden, *(d for d in answered if d.problem)],
                                  answered, st, faces=True)
         apart = {id(d) for d in strangers}
         answered = [d for d in answered if id(d) not in apart]
-        for d in (*unlike_cut, *strangers):
+        cut_off = [unread_at(sc, d.found, Reason.EDGE, CUT_NONE)
+                   for d in hidden if d.found is not None and id(d) not in apart]
+        for d in strangers:
             if d.found is not None:
                 why[d.found] = Why.UNLIKE
         unread = [*unread, *moving, *cut_off]

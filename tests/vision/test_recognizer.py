@@ -396,6 +396,7 @@ class TestSecondOpinion:
 
     @pytest.mark.parametrize(("body", "pip", "ok"), [
         (WHITE, BLACK, False),  # like the dice: a die the frame cuts, refused
+        (RED, BLACK, False),  # another colour, but pipped as they are: a die, refused
         (KEY, WHITE, True),  # a key at the frame's edge: left out, unlike the dice
     ])
     def test_a_find_the_frame_cuts_whose_marks_read_as_pips_is_judged_by_its_colour(
@@ -414,7 +415,8 @@ class TestSecondOpinion:
             assert roll.kind == "edge" and not unlike, roll
 
     @pytest.mark.parametrize("says", [("unreadable", 0.5), ("none", 0.5), (4, 0.3)])
-    @pytest.mark.parametrize(("body", "pip", "ok"), [(WHITE, BLACK, False), (KEY, WHITE, True)])
+    @pytest.mark.parametrize(("body", "pip", "ok"), [
+        (WHITE, BLACK, False), (RED, BLACK, False), (KEY, WHITE, True)])
     def test_a_find_whose_marks_make_no_face_is_judged_by_its_colour(
         self, fakes: Fakes, says: tuple[int | str, float], body: tuple[int, int, int],
         pip: tuple[int, int, int], ok: bool
@@ -429,7 +431,7 @@ class TestSecondOpinion:
         if ok:  # a key's glyph: left out, the dice read
             assert roll.ok and roll.values == (2, 3, 5), roll
             assert [o.why for o in roll.left_out] == ["unlike"], roll.left_out
-        else:  # a white die whose pips make no face: refused, never dropped
+        else:  # a die whose pips make no face: refused, never dropped
             assert roll.kind == "ambiguous" and "no face's layout" in roll.reason, roll
 
     @pytest.mark.parametrize(("told", "values", "reason"), [
