@@ -153,11 +153,13 @@ class Opinion:
         hidden_ids = {id(d) for d in hidden}
         answered = [d for d in answered if id(d) not in hidden_ids]
         # such a find, or one whose marks read as a face that would refuse the roll
-        # (blurred, cocked, in doubt), is no die where it is unlike the dice read cleanly
-        # in colour and its marks stand out the other way (a laptop's key, its glyph read
-        # as pips), as for a find no face was read on
-        _, strangers = set_apart(img, [*hidden, *(d for d in answered if d.problem)],
-                                 answered, st, faces=True)
+        # (blurred, cocked, in doubt) where the classifier likeliest sees no die, is no
+        # die where it is unlike the dice read cleanly in colour and its marks stand out
+        # the other way (a laptop's key, its glyph read as pips), as for a find no face
+        # was read on
+        troubled = [d for d in answered
+                    if d.problem and int(np.argmax(seen[id(d)])) == _NONE]
+        _, strangers = set_apart(img, [*hidden, *troubled], answered, st, faces=True)
         apart = {id(d) for d in strangers}
         answered = [d for d in answered if id(d) not in apart]
         cut_off = [unread_at(sc, d.found, Reason.EDGE, CUT_NONE)
