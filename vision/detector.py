@@ -182,13 +182,13 @@ def side_for(die_size: float, long_side: int) -> int:
 
 
 def find_dice(frame: np.ndarray, threshold: float = THRESHOLD,
-              die_size: float | None = None, mirror: bool = True, *,
+              die_size: float | None = None, mirror: bool = True, *, model: Path = MODEL,
               look: Callable[..., list[Candidate]] | None = None) -> list[Candidate]:
     """Every die in a BGR ``frame`` (see :func:`detect`), the frame scaled for dice of
     ``die_size`` px (:func:`side_for`), or, when that is not known, for the size of the
     dice a first look at :data:`INPUT_SIDE` finds; at that size when it finds none
-    (``mirror``: see :func:`heat_maps`). ``look`` takes the place of :func:`detect`
-    (called with the same arguments).
+    (``mirror``: see :func:`heat_maps`), with the network in ``model``. ``look`` takes the
+    place of :func:`detect` (called with the same arguments, but for ``model``).
 
     The first look only measures the dice, so it runs without the mirror pass (the
     finds are those of the look at the scale chosen). Before, the first look had its
@@ -203,7 +203,7 @@ def find_dice(frame: np.ndarray, threshold: float = THRESHOLD,
     []
     """
     if look is None:  # a pass the first look ran is not run again
-        look = functools.partial(detect, passes={})
+        look = functools.partial(detect, model=model, passes={})
     if die_size is None:
         die_size = median_size(look(frame, threshold, mirror=False))
     side = INPUT_SIDE if die_size is None else side_for(die_size, max(frame.shape[:2]))

@@ -16,7 +16,6 @@ the first time they are asked. A test passes its own instead.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -82,8 +81,7 @@ class ShippedDetector:
 
     def find(self, frame: np.ndarray, threshold: float,
              die_size: float | None) -> list[Candidate]:
-        look = functools.partial(_detector.detect, model=self.model, passes={})
-        return _detector.find_dice(frame, threshold, die_size, look=look)
+        return _detector.find_dice(frame, threshold, die_size, model=self.model)
 
 
 @dataclass(frozen=True)
