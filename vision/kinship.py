@@ -11,12 +11,13 @@ import statistics
 import numpy as np
 
 from dicetray.vision.classifier import CLASSES
+from dicetray.vision.detector import Candidate
 from dicetray.vision.measure import body, colour_gap, cut, near, patch_roundness
 from dicetray.vision.pipfaces import Die
 from dicetray.vision.reading import Reason
 from dicetray.vision.settings import ReaderSettings
 
-__all__ = ["look_alike", "odd_one_out", "set_apart"]
+__all__ = ["could_be_kin", "look_alike", "odd_one_out", "set_apart"]
 
 _NONE = CLASSES.index("none")
 
@@ -32,22 +33,17 @@ def look_alike(img: np.ndarray, dropped: list[Die], known: list[Die], unread: li
     the dropped finds hold a value the pips read, which they keep: a die to the
     classifier is then one whose value it finds likelier than no die.
     """
-    kin = [d.found for d in known if d.found is not None]
-    if not dropped or not kin:
+    measured = _measured(img, known, unread, finds, st) if dropped else None
+    if measured is None:
         return []
-    bodies = np.array([body(img, k, st.middle) for k in kin])
-    shown = [d.found for d in (*known, *unread) if d.found is not None]
-    mid = statistics.median(f.size for f in finds)
+    bodies, shown, mid = measured
     out: list[Die] = []
     for die in sorted(dropped, key=lambda d: d.found.score if d.found else 0.0, reverse=True):
         cand, p = die.found, seen[id(die)]
         assert cand is not None
         not_die = (float(p[_NONE]) >= float(p[die.value]) if read
                    else float(p[_NONE]) > st.alike_none)
-        if (not_die or near(cand, shown, st.twice)
-                or not 1 / st.like_size <= cand.size / mid <= st.like_size
-                or patch_roundness(img, cand, st.patch * cand.size) < st.alike_round
-                or colour_gap(body(img, cand, st.middle), bodies) > st.look_alike):
+        if not_die or not _kin(img, cand, bodies, shown, mid, st):
             continue
         shown.append(cand)
         if read:
@@ -59,6 +55,42 @@ def look_alike(img: np.ndarray, dropped: list[Die], known: list[Die], unread: li
         die.detail = f"die at {{where}} is found faintly and read unsurely as a {die.value}"
         out.append(die)
     return out
+
+
+def could_be_kin(img: np.ndarray, finds: list, known: list[Die], unread: list[Die],
+                 every: list, st: ReaderSettings) -> list:
+    """The ``finds`` that :func:`look_alike` could show, whatever the classifier reads
+    there: about as large as ``every`` find, die-shaped, like a die read (``known``) in
+    colour, and no die already shown (``known``, ``unread``) found twice. (The classifier
+    is asked only about these.)"""
+    measured = _measured(img, known, unread, every, st) if finds else None
+    if measured is None:
+        return []
+    bodies, shown, mid = measured
+    return [c for c in finds if _kin(img, c, bodies, shown, mid, st)]
+
+
+def _measured(img: np.ndarray, known: list[Die], unread: list[Die], every: list,
+              st: ReaderSettings) -> tuple[np.ndarray, list, float] | None:
+    """What a find is weighed against: the body colours of the dice read (``known``),
+    the finds shown (``known``, ``unread``) and the median size of ``every`` find; None
+    when no die was read."""
+    kin = [d.found for d in known if d.found is not None]
+    if not kin:
+        return None
+    bodies = np.array([body(img, k, st.middle) for k in kin])
+    shown = [d.found for d in (*known, *unread) if d.found is not None]
+    return bodies, shown, statistics.median(f.size for f in every)
+
+
+def _kin(img: np.ndarray, cand: Candidate, bodies: np.ndarray, shown: list,
+         mid: float, st: ReaderSettings) -> bool:
+    """Whether ``cand`` is no find already ``shown`` (``twice``), about as large as the
+    median find ``mid``, die-shaped, and like one of the dice's ``bodies`` in colour."""
+    return not (near(cand, shown, st.twice)
+                or not 1 / st.like_size <= cand.size / mid <= st.like_size
+                or patch_roundness(img, cand, st.patch * cand.size) < st.alike_round
+                or colour_gap(body(img, cand, st.middle), bodies) > st.look_alike)
 
 
 def set_apart(img: np.ndarray, unread: list[Die], dice: list[Die],

@@ -28,7 +28,7 @@ import numpy as np
 
 from dicetray.vision.classifier import CLASSES, TURNS
 from dicetray.vision.detector import Candidate
-from dicetray.vision.kinship import look_alike, odd_one_out, set_apart
+from dicetray.vision.kinship import could_be_kin, look_alike, odd_one_out, set_apart
 from dicetray.vision.measure import cut, near, patch_roundness
 from dicetray.vision.parts import FaceClassifier, Teacher
 from dicetray.vision.pipcheck import check, spots
@@ -134,6 +134,8 @@ class Opinion:
         taken = {id(d) for d in (*rescued, *unread)}
         rescued += look_alike(img, [d for d in bare if id(d) not in taken], [*dice, *rescued],
                               unread, seen, finds, st)
+        rescued += self._faint_kin(faint, [*dice, *rescued], [*unread, *moving], finds, seen,
+                                   why)
         # pips read on a find smeared one way that the classifier is sure shows no face: a
         # die moving, whose streaked pips happened to make a face
         for die in dice:
@@ -201,6 +203,31 @@ class Opinion:
                                                     first=probs[again],
                                                     settled=self.st.net_sure)
         return {id(d): p for d, p in zip(every, probs, strict=True)}
+
+    def _faint_kin(self, faint: list[Candidate], known: list[Die], shown: list[Die],
+                   finds: list[Candidate], seen: dict[int, np.ndarray],
+                   why: dict[Candidate, Why]) -> list[Die]:
+        """The ``faint`` finds (under the detector's threshold) that look like the dice read
+        (``known``: colour, size, shape) and that the classifier takes for a die, each shown
+        in doubt with its likeliest value (:func:`~dicetray.vision.kinship.look_alike`;
+        the classifier's answers on those shown are added to ``seen``). Out of focus,
+        every die of a frame is soft, and the detector finds the softest under its
+        threshold: left out, the dice it is sure of would be answered as the whole roll. A
+        faint find beside a die shown (``streak``: a side face of a die seen at a slant) or
+        left out already (in ``why``) is not asked about."""
+        st = self.st
+        placed = [d.found for d in (*known, *shown) if d.found is not None]
+        loose = [c for c in faint if c not in why and not near(c, placed, st.streak)]
+        kin = could_be_kin(self.img, loose, known, shown, [*finds, *loose], st)
+        if not kin:
+            return []
+        dice = [unread_at(self.sc, c, None, "") for c in kin]
+        probs = self.classifier.classify(self.img, [(c.x, c.y, c.size) for c in kin])
+        asked = {id(die): p for die, p in zip(dice, probs, strict=True)}
+        shown_too = look_alike(self.img, dice, known, shown, asked, [*finds, *loose], st)
+        for die in shown_too:  # (only these live on: a key of ``seen`` is an object's id)
+            seen[id(die)] = asked[id(die)]
+        return shown_too
 
     def moving(self, finds: list[Candidate], others: list[Candidate],
                probs: np.ndarray | None = None, sure: float | None = None) -> list[Candidate]:
