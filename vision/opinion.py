@@ -72,7 +72,8 @@ class Opinion:
         :meth:`_weigh_unread`); a find the frame cuts on which it reads no face is kept
         unread, to refuse the roll without a value (:data:`CUT_NONE`); a ``faint`` find
         it sees as a die smeared by motion is a moving die (:meth:`moving`), and so is a
-        die the pips read on a smeared find it likeliest calls unreadable. ``early``
+        die the pips read on a smeared find it likeliest calls unreadable; a ``faint`` find
+        like the dice read is shown in doubt (:meth:`_faint_kin`). ``early``
         holds its answers, read once, on the finds it was asked about before the pips
         were read; ``why`` gets why each find it leaves out is left out.
         Returns (dice, unread, left out): the last, each find no die stands for, with the
