@@ -64,7 +64,7 @@ class _Bar:
     def __call__(self, done: int, total: int) -> None:
         if self.bar is None:
             self.bar = click.progressbar(
-                length=total, label=self.label, file=click.get_text_stream("stderr")
+                length=total, label=self.label, file=sys.stderr
             )
             self.bar.__enter__()
         self.bar.update(done - self.seen)

@@ -142,13 +142,16 @@ class TestScript:
         assert subprocess.run(["bash", "-n", str(SCRIPT)], check=False).returncode == 0
 
 
+@pytest.fixture(scope="module")
+def unit() -> configparser.ConfigParser:
+    """The installed systemd unit, parsed once."""
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]  (keys keep case)
+    parser.read_string(UNIT.read_text())
+    return parser
+
+
 class TestUnit:
-    @pytest.fixture(scope="class")
-    def unit(self) -> configparser.ConfigParser:
-        parser = configparser.ConfigParser(interpolation=None, strict=False)
-        parser.optionxform = str  # type: ignore[assignment,method-assign]  (keys keep case)
-        parser.read_string(UNIT.read_text())
-        return parser
 
     def test_runs_the_tray_with_the_installed_config(self, unit) -> None:
         assert unit["Service"]["ExecStart"] == (
