@@ -25,11 +25,12 @@ _NONE = CLASSES.index("none")
 def look_alike(img: np.ndarray, dropped: list[Die], known: list[Die], unread: list[Die],
                seen: dict[int, np.ndarray], finds: list, st: ReaderSettings, *,
                read: bool = False) -> list[Die]:
-    """The bare finds the classifier did not read (``dropped``) that look like a die read
-    in the frame (``known``; ``look_alike``), are about as large as the other ``finds``
-    (``like_size``), die-shaped (``alike_round``) and a die to the classifier
-    (``alike_none``), and are no die already shown (``known``, ``unread``) found twice:
-    each shown in doubt with the value the classifier finds likeliest. With ``read``,
+    """The finds the classifier did not read (``dropped``: bare ones, or ones the detector
+    found only faintly) that look like a die read in the frame (``known``;
+    ``look_alike``), are about as large as the other ``finds`` (``like_size``), die-shaped
+    (``alike_round``) and a die to the classifier (``alike_none``), and are no die
+    already shown (``known``, ``unread``) found twice: each shown in doubt with the value
+    the classifier finds likeliest. With ``read``,
     the dropped finds hold a value the pips read, which they keep: a die to the
     classifier is then one whose value it finds likelier than no die.
     """
