@@ -145,6 +145,7 @@ class Opinion:
                     and self.moving([die.found], finds, seen[id(die)], st.net_sure)):
                 die.problem, die.detail = Reason.BLUR, MOVING
         for die in dice:
+            self._flat_after_all(die, seen[id(die)], dice)
             self._fewer_than_seen(die, seen[id(die)])
         answered = [*self.weigh_read(dice, seen, why), *rescued]
         odd_one_out(img, answered, seen, st)
@@ -234,9 +235,9 @@ class Opinion:
                probs: np.ndarray | None = None, sure: float | None = None) -> list[Candidate]:
         """The ``finds`` that are dice smeared by motion: not beside one of the ``others``
         (``streak``: a side face of a die seen at a slant looks smeared too), the
-        gradients around each run one way (``smeared``) and the classifier (its ``probs``
-        when given, one row per find) is ``sure`` no face can be read there
-        (``moving_sure`` unless told).
+        gradients around each too one-way for a die's body (``alike_round``), and the
+        classifier (its ``probs`` when given, one row per find) is ``sure`` no face can be
+        read there (``moving_sure`` unless told).
 
         A die blurred mid-tumble is a streak the detector scores low and the pips cannot
         read; left out, the dice still on the tray would be answered as the whole roll.
@@ -247,7 +248,7 @@ class Opinion:
         for i, c in enumerate(finds):
             if near(c, others, st.streak):
                 continue
-            if patch_roundness(self.img, c, st.streak * c.size) < st.smeared:
+            if patch_roundness(self.img, c, st.streak * c.size) < st.alike_round:
                 smeared.append(i)
         if not smeared:
             return []
@@ -267,6 +268,34 @@ class Opinion:
             probs = probs.reshape(len(finds), -1)[smeared]
         return [finds[i] for i, p in zip(smeared, probs, strict=True)
                 if float(p[_UNREADABLE]) >= sure]
+
+    def _flat_after_all(self, die: Die, p: np.ndarray, dice: list[Die]) -> None:
+        """Read again a die the pips alone call cocked (its face's grid far from the
+        aspect the frame's faces of its value have, or from square; the detector found it
+        flat) whose value the classifier is fairly sure of (``fairly_sure``): from its top
+        face alone (:func:`~dicetray.vision.pipfaces.read_as`: seen at a slant, a side
+        face's pips were taken into the face), else looking closer (a pip run together
+        with the face's bright edge was missed, and the rest fitted a smaller face
+        askew). The face read so is taken when it is that value and passes every check
+        the frame's faces (``dice``) passed, flat among them; else the die stays cocked."""
+        sc, st = self.sc, self.st
+        value = 1 + int(np.argmax(p[1:7]))
+        if (die.problem != Reason.COCKED or die.found is None or die.found.kind != "flat"
+                or float(p[value]) < st.fairly_sure):
+            return
+        old = sc.pips, sc.face
+        face = read_as(sc, die, value)
+        if face is None:
+            face = look_closer(sc, die.found)
+        if face is not None and face.value == value:
+            face.found = die.found
+            check(sc, [face], among=[*(d for d in dice if d is not die), face])
+            if face.problem is None:
+                take(die, face, float(p[value]))
+                die.dark, die.spots_map = face.dark, face.spots_map
+                die.problem, die.detail = None, ""
+                return
+        sc.pips, sc.face = old
 
     def _fewer_than_seen(self, die: Die, p: np.ndarray) -> None:
         """Look closer at a die in doubt, or whose value the classifier all but excludes

@@ -20,24 +20,26 @@ from dicetray.vision.reading import Reason
 __all__ = ["check", "side_faces", "spots"]
 
 
-def check(sc: Scene, dice: list[Die]) -> None:
-    """Mark each die's problem (edge, cocked, blur, ambiguous) and its confidence."""
+def check(sc: Scene, dice: list[Die], among: list[Die] | None = None) -> None:
+    """Mark each die's problem (edge, cocked, blur, ambiguous) and its confidence,
+    weighed against the faces ``among`` (default ``dice``: the frame's dice read)."""
     if not dice:
         return
     p, st = sc.pips, sc.st
     h, w = sc.work.shape[:2]
+    frame = dice if among is None else among
     # each layout's aspect as these dice draw it (a 6's columns may sit close together,
     # so its grid is no square): a face is compared with faces of its own value only,
     # by the aspect of its grid, whatever its turn
     refs = {}
     for value in (4, 5, 6):  # the faces whose grid has an aspect (a 2's, 3's is a line)
-        skews = [die.fit.skew for die in dice if die.value == value]
+        skews = [die.fit.skew for die in frame if die.value == value]
         if len(skews) >= st.refs:
             refs[value] = median(skews)
     # dice in one frame are one size: a face read at another size was framed wrongly.
     # The size is the die's body where the detector found it (a 2's pips may sit
     # towards the centre: their spread is the dice's design, not the die's size)
-    multi = [_size_of(sc, die) for die in dice if die.value > 1]
+    multi = [_size_of(sc, die) for die in frame if die.value > 1]
     sizes = median(multi) if len(multi) >= st.refs else None
     # every die's pips' gradient structure at once (its cost is per call, not per pip)
     own = [np.asarray(die.pips, np.intp) for die in dice]

@@ -244,6 +244,26 @@ def random_scene(
     return scene.with_dice(placed)
 
 
+def tray_view(seed: int, style: str, dice: int = 5, *,
+              image_size: tuple[int, int] = (1920, 1080)) -> Scene:
+    """A clean top-down view of a tray, as a camera straight above it sees the dice: flat
+    and apart (as in an easy :func:`random_scene`), sharp, with little noise and light
+    JPEG, but in a random light, felt and table, the camera 80-90 degrees above the
+    tray and near enough that it fills most of the frame.
+
+    >>> view = tray_view(3, "black")
+    >>> view.style.name, view.camera.image_size, 80 <= view.camera.elevation <= 90
+    ('black', (1920, 1080), True)
+    """
+    scene = random_scene(seed, dice, style=style, image_size=image_size)
+    rng = np.random.default_rng(seed)
+    look = replace(_random_look(rng), defocus=0.0, noise=2.0, jpeg=90)
+    camera = CameraPose(image_size=image_size, elevation=float(rng.uniform(80, 90)),
+                        distance_mm=float(rng.uniform(330, 450)),
+                        fill=float(rng.uniform(0.85, 0.97)))
+    return replace(scene, look=look, camera=camera)
+
+
 def _random_look(rng: np.random.Generator) -> Look:
     felts = [(92, 120, 40), (40, 40, 40), (120, 60, 30), (200, 200, 196), (40, 40, 120),
              (90, 90, 90), (70, 100, 130)]

@@ -254,9 +254,6 @@ class ReaderSettings:
     speck: float = 0.6
     #: Of "unreadable" from which a smeared find is a moving die.
     moving_sure: float = 0.9
-    #: Most roundness of the gradients around a find smeared by motion (a die blurred
-    #: mid-tumble is smeared one way; a key or a sharp die is not).
-    smeared: float = 0.4
     #: How far a moving die's streak reaches from its find's centre, in edges: the patch
     #: whose gradients tell it smeared, and how near another find it is not taken for one
     #: (a side face of a die seen at a slant looks smeared too).
@@ -273,7 +270,11 @@ class ReaderSettings:
     alike_none: float = 0.1
     #: ... and the least roundness of the gradients around it (a die's square body has
     #: edges every way; a cable, a label's print or a key's letters run mostly one way);
-    #: its size within :attr:`like_size` of the median find's too.
+    #: its size within :attr:`like_size` of the median find's too. A find less round than
+    #: this within :attr:`streak` of its centre is smeared: a die blurred mid-tumble is
+    #: smeared one way, a key or a sharp die is not (with 0.4 there, the bar once apart,
+    #: a die spinning as it slid, 0.45, was neither die-shaped nor smeared, and was left
+    #: out: 3 of the 400 hard rendered frames at 1920x1080 answered a die short).
     alike_round: float = 0.5
     #: Two finds within this many edges are one die found twice (two flat dice lie an edge
     #: apart at least).

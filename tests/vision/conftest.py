@@ -61,3 +61,9 @@ def unsure_of_the_one() -> Misreads:
     ``dice_19`` and ``dice_31`` (it gave the 2 the pips read 0.30 and 0.35): a 1 read
     half as a 2."""
     return Misreads({1: 2}, share=0.5)
+
+
+@pytest.fixture
+def unsure_of_the_six() -> Misreads:
+    """A classifier that reads a 6 half as a 4: sure of neither."""
+    return Misreads({6: 4}, share=0.5)

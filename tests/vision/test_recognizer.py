@@ -16,11 +16,12 @@ from dicetray.vision.detector import THRESHOLD, Candidate
 from dicetray.vision.errors import FrameError
 from dicetray.vision.layouts import LAYOUTS
 from dicetray.vision.opinion import Opinion
+from dicetray.vision.parts import FaceClassifier
 from dicetray.vision.pipfaces import analyse, read_as, read_candidate
 from dicetray.vision.pipscene import windows as windows_around
 from dicetray.vision.reading import Reason
 from dicetray.vision.render import render
-from dicetray.vision.scene import random_scene
+from dicetray.vision.scene import random_scene, tray_view
 from dicetray.vision.settings import ReaderSettings
 
 FELT = (40, 110, 30)  # BGR green tray felt
@@ -196,6 +197,37 @@ class TestRenderedRefusals:
         # and without the count: a smeared die with no pip to see is still a die
         roll = read(frame)
         assert not roll.ok and roll.kind in ("blur", "cocked"), roll.reason
+
+
+class TestAFaceFittedAskew:
+    """A flat die whose pips fitted a face askew, so that the face looked cocked, read
+    again from its top face: on a clean top-down tray at 1920x1080, as the trial's."""
+
+    @staticmethod
+    def tray_view(style: str) -> tuple[np.ndarray, tuple[int, ...]]:
+        frame, truth = render(tray_view(1014, style))
+        return frame, truth.values
+
+    def test_a_pip_run_into_the_faces_bright_edge_is_found_looking_closer(self) -> None:
+        # a red 6's corner pip runs into the lit rounded edge beside it; its other five
+        # pips fitted a 4 askew
+        frame, values = self.tray_view("red")
+        roll = read(frame)
+        assert roll.ok and roll.values == values, roll.reason
+        assert read(frame, dice=5).values == values
+
+    def test_a_side_faces_pips_taken_into_the_face_are_left_out(self) -> None:
+        # near the frame's top a black 4's side face shows two rows of pips, which with
+        # the 4's fitted a 6 askew
+        frame, values = self.tray_view("black")
+        roll = read(frame)
+        assert roll.ok and roll.values == values, roll.reason
+
+    def test_unless_the_classifier_is_fairly_sure_of_the_face_it_stays_cocked(
+            self, unsure_of_the_six: FaceClassifier) -> None:
+        frame, _ = self.tray_view("red")
+        roll = read(frame, classifier=unsure_of_the_six)
+        assert not roll.ok and roll.kind == "cocked", roll.reason
 
 
 class TestWindows:
@@ -750,6 +782,16 @@ class TestMovingDice:
         roll = fakes.read(self.frame())
         assert roll.kind == "blur" and "(420, 300) is moving" in roll.reason, roll
         assert roll.values == (3,)
+
+    @pytest.mark.parametrize("seed", [581282809, 240975419])
+    def test_a_die_spinning_as_it_slides_refuses_the_roll(self, seed: int) -> None:
+        # hard rendered frames at 1920x1080 (frames 216 and 296 of the benchmark's 400):
+        # one die blurred mid-tumble, smeared less one way than a slide alone would smear
+        # it; left out, the four dice still would be answered as the roll
+        frame, truth = render(random_scene(seed, 5, hard=True, image_size=(1920, 1080)))
+        assert sum(d.blurred for d in truth.dice) == 1
+        roll = read(frame)
+        assert not roll.ok and roll.kind == "blur", roll
 
     @pytest.mark.parametrize(("smeared", "unreadable", "at"), [
         (False, 0.95, 420.0),  # sharp there: a key, a clip
