@@ -278,10 +278,11 @@ class Opinion:
         with the face's bright edge was missed, and the rest fitted a smaller face
         askew). The face read so is taken when it is that value and passes every check
         the frame's faces (``dice``) passed, flat among them; else the die stays cocked."""
+        if die.problem != Reason.COCKED or die.found is None or die.found.kind != "flat":
+            return
         sc, st = self.sc, self.st
         value = 1 + int(np.argmax(p[1:7]))
-        if (die.problem != Reason.COCKED or die.found is None or die.found.kind != "flat"
-                or float(p[value]) < st.fairly_sure):
+        if float(p[value]) < st.fairly_sure:
             return
         old = sc.pips, sc.face
         face = read_as(sc, die, value)

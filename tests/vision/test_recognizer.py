@@ -204,14 +204,15 @@ class TestAFaceFittedAskew:
     again from its top face: on a clean top-down tray at 1920x1080, as the trial's."""
 
     @staticmethod
-    def tray_view(style: str) -> tuple[np.ndarray, tuple[int, ...]]:
+    def view(style: str) -> tuple[np.ndarray, tuple[int, ...]]:
+        """Roll 1014 of the clean tray views in ``style``: the frame and its values."""
         frame, truth = render(tray_view(1014, style))
         return frame, truth.values
 
     def test_a_pip_run_into_the_faces_bright_edge_is_found_looking_closer(self) -> None:
         # a red 6's corner pip runs into the lit rounded edge beside it; its other five
         # pips fitted a 4 askew
-        frame, values = self.tray_view("red")
+        frame, values = self.view("red")
         roll = read(frame)
         assert roll.ok and roll.values == values, roll.reason
         assert read(frame, dice=5).values == values
@@ -219,13 +220,13 @@ class TestAFaceFittedAskew:
     def test_a_side_faces_pips_taken_into_the_face_are_left_out(self) -> None:
         # near the frame's top a black 4's side face shows two rows of pips, which with
         # the 4's fitted a 6 askew
-        frame, values = self.tray_view("black")
+        frame, values = self.view("black")
         roll = read(frame)
         assert roll.ok and roll.values == values, roll.reason
 
     def test_unless_the_classifier_is_fairly_sure_of_the_face_it_stays_cocked(
             self, unsure_of_the_six: FaceClassifier) -> None:
-        frame, _ = self.tray_view("red")
+        frame, _ = self.view("red")
         roll = read(frame, classifier=unsure_of_the_six)
         assert not roll.ok and roll.kind == "cocked", roll.reason
 
