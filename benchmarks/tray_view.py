@@ -14,6 +14,15 @@ Seeds 1000-1024 are the rolls the mechanisms of "A face fitted askew, read again
 found on (docs/benchmarks.md); report on others:
 
     python3 benchmarks/tray_view.py --rolls 40 --seed 3000
+
+With ``--calibrated N`` the frames are read as a calibrated tray reads them: per dice
+style, N trays (tray ``t`` has the light, felt, table and camera of
+``tray_view(seed + 1000 t)``), each calibrated as ``dicetray calibrate`` does
+(``build_calibration``: two frames of the empty tray and ``--calibrate`` rolls, seeds
+``seed + 1000 t + 1`` on) and then ``--rolls`` further rolls of that tray read without a
+calibration, with it, and with it told the count:
+
+    python3 benchmarks/tray_view.py --calibrated 5 --rolls 8 --seed 40000
 """
 
 from __future__ import annotations
@@ -21,7 +30,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -45,36 +56,88 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", default="1920x1080", help="frame size WxH")
     ap.add_argument("--styles", default=",".join(STYLES), help="comma-separated dice styles")
     ap.add_argument("--threads", type=int, default=1, help="OpenCV threads")
+    ap.add_argument("--calibrated", type=int, default=0,
+                    help="trays per style read with a calibration of their own (see above)")
+    ap.add_argument("--calibrate", type=int, default=4, help="rolls each tray is calibrated on")
     args = ap.parse_args(argv)
     cv2.setNumThreads(args.threads)
     w, h = (int(v) for v in args.size.lower().split("x"))
+    if args.calibrated:
+        return calibrated(args.calibrated, args.calibrate, args.rolls, args.seed,
+                          args.styles.split(","), (w, h))
     baseline = GolsteynReader()
-    totals = {way: Counter() for way in WAYS}
-    reasons: Counter[str] = Counter()
-    print(f"{args.rolls} rolls a style from seed {args.seed}, {w}x{h}; right / refused / "
-          "silently wrong\n")
-    print("| dice | " + " | ".join(WAYS) + " |")
-    print("| --- |" + " ---: |" * len(WAYS))
-    for style in args.styles.split(","):
-        counts = {way: Counter() for way in WAYS}
+
+    def rolls(style: str) -> Iterator[tuple[str, Any, tuple[Any, ...]]]:
         for seed in range(args.seed, args.seed + args.rolls):
             frame, truth = render(tray_view(seed, style, image_size=(w, h)))
-            for way, reading in zip(WAYS, (read(frame), read(frame, dice=len(truth.dice)),
-                                           baseline.read(frame)), strict=True):
-                got = outcome(reading.status, reading.values, truth.values)
-                counts[way][got] += 1
-                if way != WAYS[2] and got == "refused":
-                    reasons[reading.reason.split(":")[0]] += 1
-                if way != WAYS[2] and got == "wrong":
-                    print(f"  silently wrong: {style} seed {seed} ({way}): read "
-                          f"{reading.values}, truth {truth.values}", file=sys.stderr)
-        for way in WAYS:
-            totals[way].update(counts[way])
-        print(f"| {style} | " + " | ".join(_cell(counts[w_]) for w_ in WAYS) + " |")
-    print("| all | " + " | ".join(f"**{_cell(totals[w_])}**" for w_ in WAYS) + " |")
+            yield (f"seed {seed}", truth,
+                   (read(frame), read(frame, dice=len(truth.dice)), baseline.read(frame)))
+
+    print(f"{args.rolls} rolls a style from seed {args.seed}, {w}x{h}; right / refused / "
+          "silently wrong\n")
+    reasons = _table(WAYS, args.styles.split(","), rolls, shown=2)
     print("\nthe reader's refusals (without and with the count), by reason: "
           + (", ".join(f"{k} {v}" for k, v in reasons.most_common()) or "none"))
     return 0
+
+
+CALIBRATED = ("no calibration", "calibrated", "calibrated, told the count")
+
+
+def calibrated(trays: int, calibrate: int, rolls: int, seed: int, styles: list[str],
+               size: tuple[int, int]) -> int:
+    """Tray views read by trays calibrated on frames of their own (see the module's
+    docstring): per style and in all, right / refused / silently wrong each way, and every
+    answer that is not right."""
+    from dicetray.vision.calibration import build_calibration
+
+    def read_back(style: str) -> Iterator[tuple[str, Any, tuple[Any, ...]]]:
+        for t in range(trays):
+            first = seed + 1000 * t
+            base = tray_view(first, style, image_size=size)
+            empty = [render(base.with_dice(()), i)[0] for i in range(2)]
+            shots = [render(base.with_dice(tray_view(first + k, style, image_size=size).dice), k)
+                     for k in range(1, calibrate + rolls + 1)]
+            calibration, _ = build_calibration(empty, [f for f, _ in shots[:calibrate]], dice=5)
+            for k, (frame, truth) in enumerate(shots[calibrate:], calibrate + 1):
+                yield (f"tray {first}, roll {first + k}", truth,
+                       (read(frame), read(frame, calibration),
+                        read(frame, calibration, dice=len(truth.dice))))
+
+    print(f"{trays} trays a style from seed {seed}, each calibrated on 2 empty frames and "
+          f"{calibrate} rolls, {rolls} other rolls read; {size[0]}x{size[1]}; right / "
+          "refused / silently wrong\n")
+    _table(CALIBRATED, styles, read_back, shown=len(CALIBRATED))
+    return 0
+
+
+def _table(ways: tuple[str, ...], styles: list[str],
+           readings: Callable[[str], Iterable[tuple[str, Any, tuple[Any, ...]]]],
+           shown: int) -> Counter[str]:
+    """Print right / refused / silently wrong per style and in all, each way's column
+    from ``readings(style)`` (a label, the truth and one reading per way, frame by frame);
+    every answer of the first ``shown`` ways that is not right goes to stderr. Returns
+    their refusals counted by reason."""
+    totals = {way: Counter() for way in ways}
+    reasons: Counter[str] = Counter()
+    print("| dice | " + " | ".join(ways) + " |")
+    print("| --- |" + " ---: |" * len(ways))
+    for style in styles:
+        counts = {way: Counter() for way in ways}
+        for label, truth, answers in readings(style):
+            for k, (way, reading) in enumerate(zip(ways, answers, strict=True)):
+                got = outcome(reading.status, reading.values, truth.values)
+                counts[way][got] += 1
+                if k < shown and got != "right":
+                    if got == "refused":
+                        reasons[reading.reason.split(":")[0]] += 1
+                    print(f"  {style}, {label} ({way}): {got}: "
+                          f"{reading.reason or reading.values}", file=sys.stderr)
+        for way in ways:
+            totals[way].update(counts[way])
+        print(f"| {style} | " + " | ".join(_cell(counts[w_]) for w_ in ways) + " |")
+    print("| all | " + " | ".join(f"**{_cell(totals[w_])}**" for w_ in ways) + " |")
+    return reasons
 
 
 def _cell(c: Counter) -> str:

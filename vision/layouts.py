@@ -449,8 +449,16 @@ class FaceLayouts:
     """
 
     faces: tuple[tuple[int, tuple[tuple[float, float], ...]], ...]
+    #: One grid unit as a share of the dice's edge (as the detector measures it): these
+    #: dice's corner-pip offset (see :func:`layouts_from`).
+    unit: float = PIP_SHARE
+    #: How many dice each face was learnt from, as (value, dice), in ``faces``' order
+    #: (none given: one each).
+    seen: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
+        if not 0.0 < self.unit < 0.5:
+            raise ValueError(f"face layouts: a grid unit of {self.unit!r} edges (0..0.5)")
         values = [v for v, _ in self.faces]
         if len(set(values)) != len(values) or not all(2 <= v <= 6 for v in values):
             raise ValueError(f"face layouts: values {values} (2..6, each once)")
@@ -466,6 +474,12 @@ class FaceLayouts:
     @functools.cached_property
     def _spots(self) -> dict[int, np.ndarray]:
         return {v: np.array(spots, float) for v, spots in self.faces}
+
+    def dice(self, value: int) -> int:
+        """How many dice face ``value`` was learnt from (0: not learnt)."""
+        if value not in self.values:
+            return 0
+        return dict(self.seen).get(value, 1)
 
     def spots(self, value: int) -> np.ndarray | None:
         """Where face ``value``'s pips lie (grid units), None when it was not learnt."""
@@ -541,4 +555,5 @@ def face_layouts(learnt: Any = None) -> FaceLayouts | None:
     grid = layouts_from(faces)
     out = tuple((f.value, tuple((float(x), float(y)) for x, y in grid[f.value].tolist()))
                 for f in faces if f.value > 1)
-    return FaceLayouts(out) if out else None
+    seen = tuple((f.value, f.dice) for f in faces if f.value > 1)
+    return FaceLayouts(out, _unit(faces), seen) if out else None

@@ -32,12 +32,21 @@ from dicetray.vision.kinship import could_be_kin, look_alike, odd_one_out, set_a
 from dicetray.vision.measure import cut, near, patch_roundness
 from dicetray.vision.parts import FaceClassifier, Teacher
 from dicetray.vision.pipcheck import check, spots
-from dicetray.vision.pipfaces import Die, Doubt, doubt, look_closer, read_as, take, unread_at
+from dicetray.vision.pipfaces import (
+    Die,
+    Doubt,
+    doubt,
+    look_closer,
+    on_face,
+    read_as,
+    take,
+    unread_at,
+)
 from dicetray.vision.pipscene import Scene
 from dicetray.vision.reading import Reason, Why
 from dicetray.vision.settings import ReaderSettings
 
-__all__ = ["CUT_NONE", "MOVING", "Opinion", "guesses"]
+__all__ = ["CUT_NONE", "MOVING", "Opinion", "guesses", "one_die_a_pip"]
 
 _UNREADABLE, _NONE = CLASSES.index("unreadable"), CLASSES.index("none")
 #: The reason given for a find cut by the frame on which the classifier reads no face
@@ -147,7 +156,7 @@ class Opinion:
         for die in dice:
             self._flat_after_all(die, seen[id(die)], dice)
             self._fewer_than_seen(die, seen[id(die)])
-        answered = [*self.weigh_read(dice, seen, why), *rescued]
+        answered = one_die_a_pip(sc, [*self.weigh_read(dice, seen, why), *rescued], why)
         odd_one_out(img, answered, seen, st)
         # a find the frame cuts shows a value only where the classifier reads a face there
         # (a cut die's pips may be outside; keys at the border make pip-like spots)
@@ -561,3 +570,25 @@ def guesses(sc: Scene, left_out: list[tuple[Candidate, np.ndarray]], n: int) -> 
         die.confidence = float(p[die.value])
         out.append(die)
     return out
+
+
+def one_die_a_pip(sc: Scene, dice: list[Die], why: dict[Candidate, Why]) -> list[Die]:
+    """``dice`` but those that are another die found again: read from a pip that die was
+    read from, their find's centre on that die's top face. The detector may find one die
+    twice, the second find off its centre, and that find's nearest pip be read as a 1.
+    Of two such dice the one read from more pips (else the surer) is kept, and the
+    other's find left out (``why``: :attr:`~dicetray.vision.reading.Why.ON_A_DIE`).
+    Settled after the second opinion, and only where the finds overlap: two 1s side by
+    side whose pips were fitted as one 2 are each read from their own pip, or refused."""
+    kept: list[Die] = []
+    for die in sorted(dice, key=lambda d: (-len(d.pips), -d.confidence)):
+        find = die.found
+        if find is not None and any(
+                not set(die.pips).isdisjoint(other.pips)
+                and on_face(other, find.x * sc.scale, find.y * sc.scale, sc.st.half_edge)
+                for other in kept):
+            why[find] = Why.ON_A_DIE
+        else:
+            kept.append(die)
+    ids = {id(d) for d in kept}
+    return [d for d in dice if id(d) in ids]

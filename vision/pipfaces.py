@@ -18,7 +18,7 @@ from enum import StrEnum
 
 import numpy as np
 
-from dicetray.vision.detector import Candidate
+from dicetray.vision.detector import Candidate, median_size
 from dicetray.vision.faces import fit_or_split
 from dicetray.vision.layouts import FaceLayouts, LayoutFit
 from dicetray.vision.measure import cut, median, odd, pixels, sample
@@ -29,7 +29,7 @@ from dicetray.vision.reading import Reason
 from dicetray.vision.settings import DEFAULT_SETTINGS, ReaderSettings
 
 __all__ = ["Die", "Doubt", "analyse", "confirm", "doubt", "face_of", "faces", "look_closer",
-           "read_as", "read_candidate", "take", "unread_at"]
+           "on_face", "read_as", "read_candidate", "take", "unread_at"]
 
 #: The most pips a face shows.
 _MOST_PIPS = 6
@@ -91,12 +91,16 @@ def analyse(img: np.ndarray, die_size: float | None, candidates: list[Candidate]
             layouts: FaceLayouts | None = None) -> tuple[Scene, list[Die]]:
     """Pick the working scale (from the calibration or the dice) and read the faces there:
     only around the dice the detector found, when it found any; faces are fitted to the
-    ``layouts`` the tray's dice were seen to draw (learnt at calibration) where given."""
+    ``layouts`` the tray's dice were seen to draw (learnt at calibration) where given, at
+    the size of the dice found."""
     h, w = img.shape[:2]
+    # the dice's edge as the detector measures it: the yardstick of the layouts' pips
+    edge = median_size(candidates) if layouts is not None else None
 
     def at(s: float, wins: list | None = None) -> Scene:
         sc = scene(img, s, wins, st)
         sc.layouts = layouts
+        sc.die_size = edge * s if edge else None
         return sc
 
     if die_size:
@@ -181,7 +185,9 @@ def faces(sc: Scene) -> list[Die]:
         if d.max() > st.pip_ratio * d.min():
             return False
         ratio = fit.offset / median(d)
-        return st.offset_per_pip[0] <= ratio <= st.offset_per_pip[1] and fit.skew <= st.max_skew
+        return (st.offset_per_pip[0] <= ratio <= st.offset_per_pip[1]
+                and fit.skew <= st.max_skew
+                and of_its_size(sc, fit))
 
     def side(face: list[int], other: list[int]) -> bool:
         return median(p.elong[other]) >= median(p.elong[face]) + st.side_split_elong
@@ -273,6 +279,30 @@ def confirm(sc: Scene, found: list[Die], candidates: list[Candidate],
         else:
             unread.append(die)  # a die seen but not read
     return dice, unread, bare
+
+
+def on_face(die: Die, x: float, y: float, half_edge: float) -> bool:
+    """Whether the point (``x``, ``y``), working px, lies on ``die``'s top face as its fit
+    draws it (``half_edge`` grid units either way of its centre)."""
+    local = np.linalg.solve(die.fit.affine, np.array([x, y]) - die.fit.centre)
+    return bool(np.abs(local).max() <= half_edge)
+
+
+def of_its_size(sc: Scene, fit: LayoutFit) -> bool:
+    """Whether a face fitted to a layout the tray's dice were seen to draw is as large as
+    the dice found (:attr:`~dicetray.vision.pipscene.Scene.die_size`), within
+    :attr:`~dicetray.vision.settings.ReaderSettings.like_size`: a tray's dice draw each
+    face at one size, so two pips of a 3 fitted as a 2 of half its size are no face of
+    them. (The dice found, not the die's own find: the detector's edge for one die may be
+    a fifth off.) A face of the fixed layouts always is: their spread is the dice's design
+    (a 2's pips may sit towards the centre), unknown without a calibration; and so is one
+    of a layout learnt from fewer than :attr:`~dicetray.vision.settings.ReaderSettings.refs`
+    dice: one die's find a third too large draws the layout a third too small."""
+    if (not fit.learnt or sc.layouts is None or sc.die_size is None
+            or sc.layouts.dice(fit.value) < sc.st.refs):
+        return True
+    ratio = fit.offset / (sc.layouts.unit * sc.die_size)
+    return 1 / sc.st.like_size <= ratio <= sc.st.like_size
 
 
 def is_bare(die: Die, cand: Candidate, st: ReaderSettings) -> bool:
@@ -419,6 +449,7 @@ def face_of(sc: Scene, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool
                    dark, 1.0)
     fit = sc.fit(np.stack([p.x[idx], p.y[idx]], axis=1))
     if (fit is None or not st.offset_band[0] <= fit.offset / a <= st.offset_band[1]
+            or not of_its_size(sc, fit)
             or math.hypot(*(fit.centre - centre)) > st.beside * a):
         return None
     return Die(fit.value, fit, fit.offset, idx.tolist(), dark, 1.0)

@@ -65,6 +65,9 @@ class Scene:
     light_raw: np.ndarray | None = None
     st: ReaderSettings = DEFAULT_SETTINGS
     layouts: FaceLayouts | None = None  # the faces the tray's dice draw (None: the fixed)
+    # with ``layouts``: the dice's edge (working px) as the detector found them, the size a
+    # face fitted to those layouts has (None: none found)
+    die_size: float | None = None
     # the layouts fitted so far, by the pips' points (see fit): as faces are split and
     # finds read, the same pips are fitted again and again
     fitted: dict[tuple[Any, ...], LayoutFit | None] = field(

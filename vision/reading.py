@@ -126,6 +126,9 @@ class Why(StrEnum):
     UNLIKE = "unlike"
     #: part of the empty tray the calibration was made on (a fixture, the wood's grain)
     BACKGROUND = "background"
+    #: a second find on a die read: its centre lies on that die's top face (one die found
+    #: twice, its pips read once)
+    ON_A_DIE = "on-a-die"
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ the shipped classifier's weights."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from concurrent.futures import Future
@@ -19,6 +20,7 @@ import pytest
 from dicetray.vision import read
 from dicetray.vision.calibration import Calibration, build_calibration
 from dicetray.vision.classifier import CLASSES
+from dicetray.vision.detector import find_dice
 from dicetray.vision.layouts import (
     FaceLayouts,
     LearntLayout,
@@ -27,6 +29,8 @@ from dicetray.vision.layouts import (
     learn_layout,
 )
 from dicetray.vision.reading import Reading
+from dicetray.vision.render import render
+from dicetray.vision.scene import tray_view
 from dicetray.vision.sketch import SketchDie, sketch, spots
 
 EDGE = 90.0
@@ -70,12 +74,21 @@ def _die(value: int, x: float, y: float, angle: float, faces: dict[int, tuple]) 
     return SketchDie(value, x, y, EDGE, angle, face=faces.get(value))
 
 
+@functools.cache
+def _found_edge() -> float:
+    """The edge of a sketched die as the dice detector finds it, a share of ``EDGE``."""
+    dice = [SketchDie(v, 300 + 250 * v, 500, EDGE, 15 * v) for v in range(1, 7)]
+    return float(np.median([c.size for c in find_dice(sketch(dice))])) / EDGE
+
+
 def _calibration(faces: dict[int, tuple], learnt: bool = True) -> Calibration:
     """A calibration of the whole frame that learnt the layouts ``faces`` draw (in shares
-    of the edge, as the calibration learns them) and the usual 4 and 5."""
+    of the edge as the detector finds it, as the calibration learns them) and the usual 4
+    and 5."""
     drawn = {4: spots(4), 5: spots(5), **faces}
-    layouts = tuple(learn_layout(v, [np.array(drawn[v])]) for v in sorted(drawn))
-    return Calibration(image_size=(1920, 1080), tray=WHOLE, die_size=EDGE,
+    share = _found_edge()
+    layouts = tuple(learn_layout(v, [np.array(drawn[v]) / share]) for v in sorted(drawn))
+    return Calibration(image_size=(1920, 1080), tray=WHOLE, die_size=EDGE * share,
                        layouts=layouts if learnt else ())
 
 
@@ -131,6 +144,8 @@ def test_a_calibration_without_layouts_fits_the_fixed_ones() -> None:
 
 
 def test_face_layouts_that_no_die_could_show_are_refused() -> None:
+    with pytest.raises(ValueError, match="grid unit"):
+        FaceLayouts(((2, ((-1.0, -1.0), (1.0, 1.0))),), unit=0.0)
     with pytest.raises(ValueError, match="a 6 with 4 pips"):
         FaceLayouts(((6, ((0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0))),))
     with pytest.raises(ValueError, match="each once"):
@@ -234,3 +249,52 @@ def test_the_classifier_is_still_heeded_against_a_face_drawn_as_usual() -> None:
     roll = read(sketch(dice), calibration, dice=4, classifier=Sketched(dice, misreads={6: 4}))
     assert not roll.ok and "6 but it looks like a 4" in roll.reason
     assert _right(read(sketch(dice), calibration, dice=4, classifier=Sketched(dice)), dice)
+
+
+class TestAFaceOfTheTraysSize:
+    """On a calibrated tray a face fitted to the layouts its dice draw is as large as the
+    dice: two pips of a 3 fitted as a 2 of half its size are no face of them. Rendered
+    clean top-down trays at 1920x1080, calibrated as ``dicetray calibrate`` does (two
+    frames of the empty tray and four rolls)."""
+
+    @staticmethod
+    @functools.cache
+    def tray(first: int, style: str, roll: int
+             ) -> tuple[Calibration, np.ndarray, tuple[int, ...]]:
+        """The calibration of the tray of ``tray_view(first, style)`` made on rolls
+        ``first + 1`` to ``first + 4``, and roll ``roll`` of it with its values."""
+        base = tray_view(first, style)
+        empty = [render(base.with_dice(()), i)[0] for i in range(2)]
+        shots = [render(base.with_dice(tray_view(first + k, style).dice), k)[0]
+                 for k in range(1, 5)]
+        calibration, _ = build_calibration(empty, shots, dice=5)
+        frame, truth = render(base.with_dice(tray_view(roll, style).dice), roll - first)
+        return calibration, frame, truth.values
+
+    def test_a_3_is_not_read_as_a_2_of_half_the_dices_size(self) -> None:
+        # the 3 lies beside a side face's pip that its pips' group takes in
+        calibration, frame, values = self.tray(9000, "green", 9005)
+        layouts = face_layouts(calibration)
+        assert layouts is not None and layouts.dice(2) >= 3 and layouts.dice(3) >= 3
+        assert 3 in values
+        for dice in (None, 5):
+            roll = read(frame, calibration, dice=dice)
+            assert roll.ok and roll.values == tuple(sorted(values)), roll.reason
+            assert all(d.size == pytest.approx(calibration.die_size, rel=0.2)
+                       for d in roll.dice)
+
+    def test_without_its_layouts_the_calibration_reads_it_too(self) -> None:
+        calibration, frame, values = self.tray(9000, "green", 9005)
+        roll = read(frame, replace(calibration, layouts=()))
+        assert roll.ok and roll.values == tuple(sorted(values)), roll.reason
+
+    def test_a_layout_learnt_from_one_die_sets_no_size(self) -> None:
+        # this tray learnt its 6 from one die whose find came out a half too large: a
+        # 6 two thirds the size of the others', which its 6s do not match
+        calibration, frame, values = self.tray(61000, "ivory", 61009)
+        layouts = face_layouts(calibration)
+        assert layouts is not None and layouts.dice(6) == 1 and 6 in values
+        six = layouts.spots(6)
+        assert six is not None and float(np.abs(six).max()) < 0.7
+        roll = read(frame, calibration)
+        assert roll.ok and roll.values == tuple(sorted(values)), roll.reason

@@ -117,7 +117,7 @@ def test_the_reasons_are_the_contracts_words() -> None:
     assert REASONS == ("wrong-count", "cocked", "edge", "blur", "ambiguous", "no-dice",
                        "overlap")
     assert [str(w) for w in Why] == ["faint", "no-die", "bare", "speck", "unlike",
-                                     "background"]
+                                     "background", "on-a-die"]
 
 
 class Where(Says):
