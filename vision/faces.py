@@ -20,7 +20,7 @@ import numpy as np
 
 from dicetray.vision.layouts import LayoutFit, fit_layout
 
-__all__ = ["fit_or_split", "groups", "linkable"]
+__all__ = ["fit_or_split", "groups", "inside", "linkable"]
 
 #: Fits a layout to pips (n x 2 image px): a fit, or None when none fits.
 Fit = Callable[[np.ndarray], "LayoutFit | None"]
@@ -125,8 +125,9 @@ def _split_fits(
     return None if best is None else best[1]
 
 
-def _inside(points: np.ndarray, fit: LayoutFit, half_edge: float) -> np.ndarray:
-    """Which ``points`` fall on the face square of ``fit``."""
+def inside(points: np.ndarray, fit: LayoutFit, half_edge: float) -> np.ndarray:
+    """Which ``points`` (n x 2) fall on the face square of ``fit`` (``half_edge`` grid units
+    either way of its centre)."""
     inv = np.linalg.inv(fit.affine)
     local = (points - fit.centre) @ inv.T
     return (np.abs(local) <= half_edge).all(axis=1)
@@ -176,7 +177,7 @@ def _fit_with_leftover(
                 if found is None or not accept(idx, found):
                     continue
                 rest = np.setdiff1d(np.arange(n), idx)
-                if (_inside(points[rest], found, half_edge).any()
+                if (inside(points[rest], found, half_edge).any()
                         or not side(idx, rest.tolist())):
                     continue
                 key = (-len(idx), found.residual)

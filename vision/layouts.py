@@ -475,11 +475,13 @@ class FaceLayouts:
     def _spots(self) -> dict[int, np.ndarray]:
         return {v: np.array(spots, float) for v, spots in self.faces}
 
+    @functools.cached_property
+    def _dice(self) -> dict[int, int]:
+        return {v: 1 for v in self.values} | dict(self.seen)
+
     def dice(self, value: int) -> int:
         """How many dice face ``value`` was learnt from (0: not learnt)."""
-        if value not in self.values:
-            return 0
-        return dict(self.seen).get(value, 1)
+        return self._dice.get(value, 0)
 
     def spots(self, value: int) -> np.ndarray | None:
         """Where face ``value``'s pips lie (grid units), None when it was not learnt."""

@@ -28,20 +28,12 @@ import numpy as np
 
 from dicetray.vision.classifier import CLASSES, TURNS
 from dicetray.vision.detector import Candidate
+from dicetray.vision.faces import inside
 from dicetray.vision.kinship import could_be_kin, look_alike, odd_one_out, set_apart
 from dicetray.vision.measure import cut, near, patch_roundness
 from dicetray.vision.parts import FaceClassifier, Teacher
 from dicetray.vision.pipcheck import check, spots
-from dicetray.vision.pipfaces import (
-    Die,
-    Doubt,
-    doubt,
-    look_closer,
-    on_face,
-    read_as,
-    take,
-    unread_at,
-)
+from dicetray.vision.pipfaces import Die, Doubt, doubt, look_closer, read_as, take, unread_at
 from dicetray.vision.pipscene import Scene
 from dicetray.vision.reading import Reason, Why
 from dicetray.vision.settings import ReaderSettings
@@ -583,9 +575,10 @@ def one_die_a_pip(sc: Scene, dice: list[Die], why: dict[Candidate, Why]) -> list
     kept: list[Die] = []
     for die in sorted(dice, key=lambda d: (-len(d.pips), -d.confidence)):
         find = die.found
-        if find is not None and any(
+        at = None if find is None else np.array([[find.x * sc.scale, find.y * sc.scale]])
+        if at is not None and any(
                 not set(die.pips).isdisjoint(other.pips)
-                and on_face(other, find.x * sc.scale, find.y * sc.scale, sc.st.half_edge)
+                and inside(at, other.fit, sc.st.half_edge)[0]
                 for other in kept):
             why[find] = Why.ON_A_DIE
         else:

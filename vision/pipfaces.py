@@ -29,7 +29,7 @@ from dicetray.vision.reading import Reason
 from dicetray.vision.settings import DEFAULT_SETTINGS, ReaderSettings
 
 __all__ = ["Die", "Doubt", "analyse", "confirm", "doubt", "face_of", "faces", "look_closer",
-           "on_face", "read_as", "read_candidate", "take", "unread_at"]
+           "read_as", "read_candidate", "take", "unread_at"]
 
 #: The most pips a face shows.
 _MOST_PIPS = 6
@@ -279,13 +279,6 @@ def confirm(sc: Scene, found: list[Die], candidates: list[Candidate],
         else:
             unread.append(die)  # a die seen but not read
     return dice, unread, bare
-
-
-def on_face(die: Die, x: float, y: float, half_edge: float) -> bool:
-    """Whether the point (``x``, ``y``), working px, lies on ``die``'s top face as its fit
-    draws it (``half_edge`` grid units either way of its centre)."""
-    local = np.linalg.solve(die.fit.affine, np.array([x, y]) - die.fit.centre)
-    return bool(np.abs(local).max() <= half_edge)
 
 
 def of_its_size(sc: Scene, fit: LayoutFit) -> bool:
