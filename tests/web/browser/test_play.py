@@ -283,7 +283,10 @@ def test_a_wrong_code_is_said_and_a_joined_phone_shows_the_qr_code_of_the_join_l
     # (the rounded corners, in the blank margin, aside)
     inner = image[8:-8, 8:-8]
     assert np.isin(inner, (0, 255)).all(), f"{np.count_nonzero(~np.isin(inner, (0, 255)))} grey px"
-    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    # OpenCV's ArUco-based QR reader: its classic reader misses about 1 code in 700 of
+    # this size (the module pattern depends on the server's random port); this one read
+    # every code for ports 20000-65535 drawn at 7 and 18 px a module
+    text, _, _ = cv2.QRCodeDetectorAruco().detectAndDecode(image)
     assert text == f"{served.url}/join?code={CODE}"
     # ... and as large as the room allows: more than three quarters of the width it may
     # take (app.css: at most 264 px, and 80 % of the screen's width)
