@@ -261,10 +261,14 @@ def confirm(sc: Scene, found: list[Die], candidates: list[Candidate],
         attach(die, candidates[j], frame, st)
         dice.append(die)
     unread, bare = [], []
+    free = [i for i in range(len(found)) if i not in match]
     for j, cand in enumerate(candidates):
         if j in taken:
             continue
         die = read_candidate(sc, cand)
+        whole = _whole_face(sc, cand, die, [found[i] for i in free])
+        if whole is not None:
+            die = found[free.pop(whole)]
         if not die.value:
             closer = look_closer(sc, cand)
             if closer is not None:
@@ -279,6 +283,22 @@ def confirm(sc: Scene, found: list[Die], candidates: list[Candidate],
         else:
             unread.append(die)  # a die seen but not read
     return dice, unread, bare
+
+
+def _whole_face(sc: Scene, cand: Candidate, die: Die, faces_left: list[Die]) -> int | None:
+    """Which of the faces matched to no find (``faces_left``) is the whole of ``die``'s
+    face, the find ``cand`` read from the pips nearest its centre: a face holding every
+    pip the find was read from, and more, whose centre lies on the find's top face (within
+    half an edge of its centre) though not in its middle. A find on a die of little
+    contrast may lie that far off (seen: a black 2 on dark felt found 0.43 of an edge
+    towards one pip, and read from that pip as a 1). None: no such face, or more than one."""
+    if not die.value:
+        return None
+    centre, a, _ = sc.on_find(cand)
+    hits = [k for k, face in enumerate(faces_left)
+            if len(face.pips) > len(die.pips) and set(die.pips) <= set(face.pips)
+            and math.hypot(*(face.fit.centre - centre)) <= sc.st.half_edge * a]
+    return hits[0] if len(hits) == 1 else None
 
 
 def of_its_size(sc: Scene, fit: LayoutFit) -> bool:

@@ -265,6 +265,48 @@ class TestOneDieFoundTwice:
         assert not any(f.why is Why.ON_A_DIE for f in roll.left_out)
 
 
+class TestAFindOffItsDie:
+    """A find may lie off its die by more than its middle (a die of little contrast): the
+    face its pips make is still its face, not the one pip nearest the find's centre."""
+
+    def test_a_two_found_towards_one_pip_reads_two(self, fakes: Fakes) -> None:
+        dice = [(160.0, 200.0, 3), (320.0, 200.0, 4), (480.0, 200.0, 5)]
+        found = [Candidate(x, y, 64.0, 0.9, "flat") for x, y, _ in dice]
+        # the 2 at (320, 370): its pips at (303, 353) and (337, 387); found 0.43 of an edge
+        # towards the first, 5 px from that pip (beyond the middle, 0.4 of an edge)
+        found.append(Candidate(320 - 19.5, 370 - 19.5, 64.0, 0.9, "flat"))
+        fakes.finds(lambda img, *_: found)
+
+        def fake(frame: np.ndarray, where: list, turns: int = 4,
+                 first: np.ndarray | None = None) -> np.ndarray:
+            # sure of the three above, and fairly sure the off find shows a 2
+            return np.array([sure_of(next(v for dx, dy, v in dice if dx == x), 0.95)
+                             if y < 300 else sure_of(2, 0.9) for x, y, _ in where])
+
+        fakes.answers(fake)
+        img = tray([(x, y, v, 64, 0) for x, y, v in dice] + [(320.0, 370.0, 2, 64, 0)],
+                   bg=(200, 200, 200))
+        roll = fakes.read(img)
+        # before: read 1 from the pip beside the find, and refused (the classifier saw 2)
+        assert roll.ok and roll.values == (2, 3, 4, 5), roll
+        two = next(d for d in roll.dice if d.y > 300)
+        assert math.hypot(two.x - 320, two.y - 370) < 3  # the face's centre, not the find's
+
+    def test_a_black_two_on_dark_felt_is_not_read_as_a_one(self) -> None:
+        # roll 80021 of the clean tray views in black: the 2 at (625, 406) found at (624,
+        # 382), beside its upper pip; before, read from that pip as a 1, silently wrong.
+        # Now read 2 from its pips, and refused: the classifier, looking at the find,
+        # sees the 1
+        frame, truth = render(tray_view(80021, "black"))
+        two = next(d for d in truth.dice if d.value == 2)
+        for roll in (read(frame), read(frame, dice=5)):
+            assert not roll.ok and roll.kind == "ambiguous", roll.values
+            # the die shown where the 2's face is (not its find, 24 px off), pips read 2
+            shown = min(roll.dice, key=lambda d: math.hypot(d.x - two.x, d.y - two.y))
+            assert math.hypot(shown.x - two.x, shown.y - two.y) < 3
+            assert f"({round(shown.x)}, {round(shown.y)}): its pips read 2" in roll.reason
+
+
 class TestWindows:
     def test_each_die_gets_a_window_and_touching_dice_share_one(self) -> None:
         found = [Candidate(100, 100, 40, 0.9, "flat"), Candidate(135, 100, 40, 0.9, "flat"),
