@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from dicetray.vision import detector
+from dicetray.vision.classifier import MODEL as CLASSIFIER
 from dicetray.vision.detector import INPUT_SIDE, MIN_SIDE, Candidate, detect, find_dice, side_for
 from dicetray.vision.errors import VisionError
 from dicetray.vision.render import render
@@ -100,6 +102,32 @@ def test_one_core_two_and_four_find_the_same_dice() -> None:
         for other in more:
             assert (one.x, one.y, one.score) == pytest.approx((other.x, other.y, other.score),
                                                               abs=1e-4)
+
+
+class TestThePhasedCopy:
+    """The reader runs the detector's phased copy (``training/phased.py``: the same
+    network, a sixth less arithmetic) only while it answers as the trained file does."""
+
+    def test_the_copy_finds_what_the_trained_network_finds(self, tmp_path: Path) -> None:
+        alone = tmp_path / "dice-detector.onnx"  # the trained file, without its copy
+        shutil.copy(detector.MODEL, alone)
+        assert detector.network_file(alone) == alone
+        assert detector.network_file(detector.MODEL) == detector.phased(detector.MODEL)
+        frame, _ = render(random_scene(8, dice=3, image_size=(320, 240)))
+        trained, copy = detect(frame, model=alone), detect(frame)
+        assert len(copy) == len(trained) == 3
+        for a, b in zip(trained, copy, strict=True):
+            assert (a.x, a.y, a.size, a.score, a.kind) == (
+                pytest.approx(b.x, abs=1e-4), pytest.approx(b.y, abs=1e-4),
+                pytest.approx(b.size, abs=1e-4), pytest.approx(b.score, abs=1e-5), b.kind)
+
+    def test_another_network_in_the_copys_place_is_not_run(self, tmp_path: Path) -> None:
+        trained = tmp_path / "dice-detector.onnx"
+        shutil.copy(detector.MODEL, trained)
+        shutil.copy(CLASSIFIER, detector.phased(trained))  # not even the detector's shape
+        assert detector.network_file(trained) == trained
+        frame, _ = render(random_scene(8, dice=3, image_size=(320, 240)))
+        assert len(detect(frame, model=trained)) == 3
 
 
 def test_a_missing_model_is_a_clear_error(tmp_path: Path) -> None:
