@@ -20,11 +20,14 @@ So the head is split by where its output lands among each 2×2 block of the stem
 - the stem's part: the same 3×3 kernel, but evaluated only at that phase's points (a
   stride of 2, padded so its first window is centred on that phase's first point).
 
-The ReLU and the 1×1 convolution work point by point, so they run on each phase at the
-small size too, and only the six output maps are put back together, a small
-transposed convolution with one-hot weights (2×2, stride 2) placing each phase's value
-at its point (``DepthToSpace`` would do the same, but OpenCV 4.6, a Pi's, cannot read it).
-The head then costs 187 instead of 298 million multiply-adds for that input.
+The ReLU, the 1×1 convolution and the network's last steps (a sigmoid on the scores) work
+point by point, so they run on each phase at the small size too. The copy's output holds
+the four phases' maps side by side (24 channels at the deep map's size, phase by phase
+in :data:`PHASES` order), and the reader puts them back in their places
+(:func:`dicetray.vision.detector.from_phases`), in NumPy: each engine has a way to do it
+in the network, and each is slow or missing somewhere (OpenCV 4.6, a Pi's, cannot read
+``DepthToSpace``; OpenCV 5's engine took 25 ms for the one-hot ``ConvTranspose`` that
+does it). The head then costs 187 instead of 298 million multiply-adds for that input.
 
 The trained file stays as it is (``training/detector.py``, ``distill.py`` and ``qat.py``
 read its layout); the reader runs this copy
@@ -63,7 +66,7 @@ def small_kernel(weights: np.ndarray, py: int, px: int) -> np.ndarray:
 
     >>> w = np.arange(9, dtype=np.float32).reshape(1, 1, 3, 3)
     >>> small_kernel(w, 0, 0)[0, 0].tolist(), small_kernel(w, 1, 1)[0, 0].tolist()
-    ([[0.0, 3.0], [9.0, 24.0]], [[24.0, 9.0], [3.0, 0.0]])
+    ([[0.0, 3.0], [9.0, 24.0]], [[8.0, 7.0], [13.0, 8.0]])
     """
     out = np.zeros((*weights.shape[:2], 2, 2), np.float32)
     for a, rows in enumerate(TAPS[py]):
@@ -72,19 +75,11 @@ def small_kernel(weights: np.ndarray, py: int, px: int) -> np.ndarray:
     return out
 
 
-def interleave(channels: int) -> np.ndarray:
-    """One-hot weights (phases × channels, channels, 2, 2) of a 2×2 transposed convolution
-    of stride 2 that puts each phase's ``channels`` maps back at their points."""
-    w = np.zeros((len(PHASES) * channels, channels, 2, 2), np.float32)
-    for k, (py, px) in enumerate(PHASES):
-        for c in range(channels):
-            w[k * channels + c, c, py, px] = 1.0
-    return w
-
-
 def rewrite(model):
     """``model`` (an ``onnx.ModelProto`` of the detector as trained) with its head done
-    phase by phase at the deep map's size; a new model, the same inputs and outputs."""
+    phase by phase at the deep map's size; a new model, the same input, its output the
+    four phases' maps side by side (:func:`dicetray.vision.detector.from_phases` puts
+    them back)."""
     import onnx
     from onnx import helper, numpy_helper
 
@@ -110,11 +105,10 @@ def rewrite(model):
     w, bias = weights[head.input[1]], weights[head.input[2]]
     deep_channels = _channels(g, resize)
     w_stem, w_deep = w[:, : w.shape[1] - deep_channels], w[:, w.shape[1] - deep_channels:]
-    outputs = int(weights[last.input[1]].shape[0])
+    tail = _after(nodes, last.output[0])
 
     made = [numpy_helper.from_array(w_stem, "phased/stem_w"),
-            numpy_helper.from_array(bias, "phased/b"),
-            numpy_helper.from_array(interleave(outputs), "phased/interleave")]
+            numpy_helper.from_array(bias, "phased/b")]
     new, parts = [], []
     for py, px in PHASES:
         k = f"{py}{px}"
@@ -127,17 +121,25 @@ def rewrite(model):
                              kernel_shape=[2, 2], pads=pads),
             helper.make_node("Add", [f"phased/stem{k}", f"phased/deep{k}"], [f"phased/sum{k}"]),
             helper.make_node("Relu", [f"phased/sum{k}"], [f"phased/relu{k}"]),
-            helper.make_node("Conv", [f"phased/relu{k}", *last.input[1:]], [f"phased/out{k}"],
-                             kernel_shape=[1, 1]),
+            helper.make_node("Conv", [f"phased/relu{k}", *last.input[1:]],
+                             [f"{last.output[0]}/{k}"], kernel_shape=[1, 1]),
         ]
-        parts.append(f"phased/out{k}")
-    new += [helper.make_node("Concat", parts, ["phased/outs"], axis=1),
-            helper.make_node("ConvTranspose", ["phased/outs", "phased/interleave"],
-                             [last.output[0]], kernel_shape=[2, 2], strides=[2, 2])]
-    gone = {id(n) for n in (resize, join, head, relu, last)}
+        # the network's last steps, on this phase's maps: every tensor they make renamed
+        renamed = {last.output[0]: f"{last.output[0]}/{k}"}
+        for node in tail:
+            copy = onnx.NodeProto()
+            copy.CopyFrom(node)
+            copy.name = f"{node.name}/{k}" if node.name else ""
+            for i, name in enumerate(copy.input):
+                copy.input[i] = renamed.get(name, name)
+            for i, name in enumerate(copy.output):
+                renamed[name] = copy.output[i] = f"{name}/{k}"
+            new.append(copy)
+        parts.append(renamed[g.output[0].name])
+    new.append(helper.make_node("Concat", parts, [g.output[0].name], axis=1))
+    gone = {id(n) for n in (resize, join, head, relu, last, *tail)}
     kept = [n for n in nodes if id(n) not in gone]
-    at = next(i for i, n in enumerate(kept) if last.output[0] in n.input)
-    order = kept[:at] + new + kept[at:]
+    order = kept + new
     used = {name for n in order for name in n.input}
     order = [n for n in order if n.op_type != "Constant" or n.output[0] in used]
     out = onnx.ModelProto()
@@ -146,8 +148,24 @@ def rewrite(model):
     out.graph.node.extend(order)
     del out.graph.initializer[:]
     out.graph.initializer.extend([i for i in g.initializer if i.name in used] + made)
+    channels = out.graph.output[0].type.tensor_type.shape.dim
+    if len(channels) > 1 and channels[1].HasField("dim_value"):
+        channels[1].dim_value *= len(PHASES)
     onnx.checker.check_model(out)
     return out
+
+
+def _after(nodes: list, tensor: str) -> list:
+    """The nodes that ``tensor`` feeds, directly or not, in the graph's order; their
+    constants (which read nothing) with them."""
+    reached, out = {tensor}, []
+    for node in nodes:
+        if any(name in reached for name in node.input):
+            out.append(node)
+            reached.update(node.output)
+    feeding = {name for n in out for name in n.input}
+    consts = [n for n in nodes if n.op_type == "Constant" and n.output[0] in feeding]
+    return [n for n in nodes if n in out or n in consts]
 
 
 def _channels(graph, resize) -> int:

@@ -28,11 +28,26 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from dicetray.vision.networks import load, soon
+from dicetray.vision.networks import Network, default_engine, load, soon
 from dicetray.vision.resize import resize
 
-__all__ = ["INPUT_SIDE", "KINDS", "MODEL", "Candidate", "detect", "find_dice", "from_mirror",
-           "median_size", "network_file", "network_input", "phased", "side_for"]
+__all__ = [
+    "INPUT_SIDE",
+    "KINDS",
+    "MODEL",
+    "Candidate",
+    "copy_pays",
+    "detect",
+    "find_dice",
+    "from_mirror",
+    "from_phases",
+    "median_size",
+    "network",
+    "network_file",
+    "network_input",
+    "phased",
+    "side_for",
+]
 
 MODEL = Path(__file__).with_name("models") / "dice-detector.onnx"
 #: Long side, px, of the image the network looks at.
@@ -92,15 +107,14 @@ def heat_maps(frame: np.ndarray, model: Path = MODEL, side: int = INPUT_SIDE,
     blob = network_input(frame, side)
     s = side / max(frame.shape[:2])
     done = None if passes is None else passes.get((model, side))
-    run = network_file(model)
     if not mirror:
-        maps = load(run, "dice detector").run(blob)[0] if done is None else done
+        maps = network(model).run(blob)[0] if done is None else done
     elif done is not None:
-        maps = (done + _mirrored(run, blob, cv2.getNumThreads(), copy=0)) / 2
+        maps = (done + _mirrored(model, blob, cv2.getNumThreads(), copy=0)) / 2
     else:
         half = max(1, cv2.getNumThreads() // 2)  # each pass on half the cores
-        mirrored = soon(_mirrored, run, blob, half)
-        direct = load(run, "dice detector", threads=half).run(blob)[0]
+        mirrored = soon(_mirrored, model, blob, half)
+        direct = network(model, threads=half).run(blob)[0]
         return (direct + mirrored.result()) / 2, s
     if passes is not None:
         passes[model, side] = maps
@@ -118,25 +132,77 @@ def phased(model: Path) -> Path:
     return model.with_name(f"{model.stem}.phased{model.suffix}")
 
 
-@functools.lru_cache(maxsize=8)
-def network_file(model: Path = MODEL) -> Path:
-    """The file run for the detector in ``model``: its phased copy (:func:`phased`) where
-    there is one whose outputs on a probe input are within :data:`SAME_OUTPUTS` of the
-    model's, else ``model`` itself, so a copy left from before the network was retrained
-    (or any other file there) is never run. Asked once per model file.
+def network_file(model: Path = MODEL, engine: str | None = None) -> Path:
+    """The file run for the detector in ``model`` on ``engine`` (None: the one
+    :func:`~dicetray.vision.networks.load` uses): its phased copy (:func:`phased`) where
+    the engine runs it faster (:func:`copy_pays`) and its outputs on a probe input, put
+    back in place (:func:`from_phases`), are within :data:`SAME_OUTPUTS` of the model's;
+    else ``model`` itself, so a copy left from before the network was retrained (or any
+    other file there) is never run. Asked once per model file and engine.
 
-    >>> network_file(MODEL) == phased(MODEL)
+    >>> network_file(MODEL, "onnxruntime") == phased(MODEL)
     True
     """
+    engine = engine or default_engine()
+    return _file(model, engine) if copy_pays(engine) else model
+
+
+def copy_pays(engine: str, opencv: str = cv2.__version__) -> bool:
+    """Whether ``engine`` runs the phased copy faster than the trained file. Measured on
+    the 552×416 input of a phone photo's second look, one thread (docs/benchmarks.md):
+    ONNX Runtime takes 0.87 of the time, OpenCV 4.6's engine (a Pi's) 0.85; OpenCV 5's
+    1.16 (it runs small convolutions of stride 2 padded on one side slowly).
+
+    >>> copy_pays("onnxruntime"), copy_pays("opencv", "4.6.0"), copy_pays("opencv", "5.0.0")
+    (True, True, False)
+    """
+    return engine != "opencv" or int(opencv.split(".")[0]) < 5
+
+
+@functools.lru_cache(maxsize=8)
+def _file(model: Path, engine: str) -> Path:
     copy = phased(model)
     if not copy.is_file() or not model.is_file():
         return model
     try:
-        gap = np.abs(load(copy, "dice detector", threads=1).run(_PROBE)
-                     - load(model, "dice detector", threads=1).run(_PROBE)).max()
+        gap = np.abs(from_phases(load(copy, "dice detector", engine, threads=1).run(_PROBE))
+                     - load(model, "dice detector", engine, threads=1).run(_PROBE)).max()
     except Exception:  # another network (ONNX Runtime's errors share no base but Exception)
         return model
     return copy if gap <= SAME_OUTPUTS else model
+
+
+def network(model: Path = MODEL, threads: int | None = None, copy: int = 0) -> Network:
+    """The detector in ``model`` as it is run (:func:`network_file`), loaded on ``threads``
+    (``copy``: see :func:`dicetray.vision.networks.load`): its output is the trained
+    network's, also when its phased copy runs."""
+    run = network_file(model)
+    net = load(run, "dice detector", threads=threads, copy=copy)
+    return net if run == model else _Phased(net)
+
+
+class _Phased:
+    """The phased copy of the detector, its output put back in place."""
+
+    def __init__(self, net: Network) -> None:
+        self._net = net
+
+    def run(self, blob: np.ndarray) -> np.ndarray:
+        return from_phases(self._net.run(blob))
+
+
+def from_phases(maps: np.ndarray) -> np.ndarray:
+    """The phased copy's output (N x 4·C x h x w: the maps of the points of each phase of
+    every 2×2 block, rows then columns even or odd, phase by phase) put back in place:
+    N x C x 2h x 2w (``training/phased.py``).
+
+    >>> side = np.arange(4.0).reshape(1, 4, 1, 1)  # one block, its four phases
+    >>> from_phases(side)[0, 0].tolist()
+    [[0.0, 1.0], [2.0, 3.0]]
+    """
+    n, c4, h, w = maps.shape
+    c = c4 // 4
+    return maps.reshape(n, 2, 2, c, h, w).transpose(0, 3, 4, 1, 5, 2).reshape(n, c, 2 * h, 2 * w)
 
 
 def network_input(frame: np.ndarray, side: int = INPUT_SIDE) -> np.ndarray:
@@ -160,7 +226,7 @@ def _mirrored(model: Path, blob: np.ndarray, threads: int, copy: int = 1) -> np.
     """The network's output for the mirror image of ``blob``, mapped back (columns
     reversed, the x offsets negated); ``copy``: of the network (one per thread running it
     at once, see :func:`dicetray.vision.networks.load`)."""
-    net = load(model, "dice detector", threads=threads, copy=copy)
+    net = network(model, threads=threads, copy=copy)
     return from_mirror(net.run(np.ascontiguousarray(blob[..., ::-1]))[0])
 
 

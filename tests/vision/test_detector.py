@@ -15,6 +15,7 @@ from dicetray.vision import detector
 from dicetray.vision.classifier import MODEL as CLASSIFIER
 from dicetray.vision.detector import INPUT_SIDE, MIN_SIDE, Candidate, detect, find_dice, side_for
 from dicetray.vision.errors import VisionError
+from dicetray.vision.networks import ENGINES
 from dicetray.vision.render import render
 from dicetray.vision.scene import DieState, random_scene
 
@@ -111,8 +112,9 @@ class TestThePhasedCopy:
     def test_the_copy_finds_what_the_trained_network_finds(self, tmp_path: Path) -> None:
         alone = tmp_path / "dice-detector.onnx"  # the trained file, without its copy
         shutil.copy(detector.MODEL, alone)
-        assert detector.network_file(alone) == alone
-        assert detector.network_file(detector.MODEL) == detector.phased(detector.MODEL)
+        assert detector.network_file(alone, "onnxruntime") == alone
+        assert (detector.network_file(detector.MODEL, "onnxruntime")
+                == detector.phased(detector.MODEL))
         frame, _ = render(random_scene(8, dice=3, image_size=(320, 240)))
         trained, copy = detect(frame, model=alone), detect(frame)
         assert len(copy) == len(trained) == 3
@@ -125,7 +127,8 @@ class TestThePhasedCopy:
         trained = tmp_path / "dice-detector.onnx"
         shutil.copy(detector.MODEL, trained)
         shutil.copy(CLASSIFIER, detector.phased(trained))  # not even the detector's shape
-        assert detector.network_file(trained) == trained
+        for engine in ENGINES:
+            assert detector.network_file(trained, engine) == trained
         frame, _ = render(random_scene(8, dice=3, image_size=(320, 240)))
         assert len(detect(frame, model=trained)) == 3
 
