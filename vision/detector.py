@@ -69,8 +69,8 @@ SIZE_BAND = 1.35
 MIN_SIDE = 240
 #: Most difference between the outputs of the network and of its phased copy for the copy
 #: to be run in its place: the copy sums in another order, which moves its outputs by
-#: float rounding only (at most 4e-7 on ONNX Runtime, 7e-6 on OpenCV 5's engine, for
-#: inputs up to 1280×960); another network's weights move them by far more.
+#: float rounding only (at most 4e-7 on ONNX Runtime, 3e-7 on OpenCV 4.6, 7e-6 on
+#: OpenCV 5, for inputs up to 1280×960); another network's weights move them by far more.
 SAME_OUTPUTS = 1e-5
 #: The input both are compared on: 16×24 px of values spread over -1..1.
 _PROBE = np.sin(np.arange(3 * 16 * 24, dtype=np.float32)).reshape(1, 3, 16, 24)
