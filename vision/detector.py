@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import math
 import statistics
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,6 +75,7 @@ MIN_SIDE = 240
 SAME_OUTPUTS = 1e-5
 #: The input both are compared on: 16×24 px of values spread over -1..1.
 _PROBE = np.sin(np.arange(3 * 16 * 24, dtype=np.float32)).reshape(1, 3, 16, 24)
+_ASKING = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -144,7 +146,10 @@ def network_file(model: Path = MODEL, engine: str | None = None) -> Path:
     True
     """
     engine = engine or default_engine()
-    return _file(model, engine) if copy_pays(engine) else model
+    if not copy_pays(engine):
+        return model
+    with _ASKING:  # the direct and mirrored passes may ask at once, and OpenCV's
+        return _file(model, engine)  # networks must not run on two threads at once
 
 
 def copy_pays(engine: str, opencv: str = cv2.__version__) -> bool:
