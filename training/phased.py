@@ -1,5 +1,5 @@
 """The dice detector rewritten to do its head's work at the deep map's size: the same
-outputs (to within float rounding, 1e-6) in fewer operations, for the reader to run.
+outputs (to within float rounding, under 1e-5) in fewer operations, for the reader to run.
 
 The detector (``training/detector.py``) ends in a head that doubles its deep map (48
 channels at an eighth of the input's size) by repeating each value twice each way
@@ -98,9 +98,9 @@ def rewrite(model):
     head = one("Conv", join.output[0])
     relu = one("Relu", head.output[0])
     last = one("Conv", relu.output[0])
-    stem, deep = join.input[0], resize.input[0]
-    if list(join.input) != [stem, resize.output[0]]:
+    if len(join.input) != 2 or join.input[1] != resize.output[0]:
         raise ValueError("not the detector's layout: the head's input is not (stem, deep)")
+    stem, deep = join.input[0], resize.input[0]
     weights = {i.name: numpy_helper.to_array(i) for i in g.initializer}
     w, bias = weights[head.input[1]], weights[head.input[2]]
     deep_channels = _channels(g, resize)
