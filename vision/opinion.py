@@ -485,7 +485,11 @@ class Opinion:
         value there fairly surely (``bare_guess``), or when the detector is sure or the
         frame cuts it and the classifier reads a value at all (unsure then, showing that
         value); one smeared by
-        motion (:meth:`moving`, away from the other ``finds``) is a moving die.
+        motion (:meth:`moving`, away from the other ``finds``) is a moving die. A bare find
+        the classifier calls a die with no readable face (``bare_unreadable``) is kept,
+        refusing the roll, however unsure the detector: a die smeared past its pips scores
+        low. Keys and clips, which it calls so too, are set apart by their colour and size
+        (:func:`~dicetray.vision.kinship.set_apart`).
         """
         st = self.st
         h, w = self.img.shape[:2]
@@ -507,8 +511,7 @@ class Opinion:
             if id(die) in bare_ids and (best == _NONE or (
                     float(p[best]) < st.bare_guess and cand.score < st.sure_find
                     and not is_cut) or (
-                    best == _UNREADABLE and (cand.score < st.sure_find
-                                             or float(p[best]) < st.bare_unreadable))):
+                    best == _UNREADABLE and float(p[best]) < st.bare_unreadable)):
                 why[cand] = Why.BARE
                 continue  # no die: every face shows a pip, and a magnet or a button shows none
             if best == _NONE and cand.score < st.sure_find and not is_cut:

@@ -73,7 +73,7 @@ class ReaderSettings:
     #: Detector score from which the detector is sure of a find: such a find whose pips fit
     #: no face is refused rather than ignored, and below it a find the pips could not read
     #: is dropped when the classifier's likeliest answer is "no die" (smeared cables,
-    #: labels) or calls it unreadable (keys, clips).
+    #: labels).
     sure_find: float = 0.5
 
     # --- pips and faces ---------------------------------------------------------------
@@ -247,8 +247,12 @@ class ReaderSettings:
     #: Of another value, from which it counts also when its likeliest answer is "no die"
     #: or "no readable face" (a side face's pip read in with a 1's, say).
     other_value: float = 0.3
-    #: Of "unreadable" from which a find with no pips that the detector is sure of is a die
-    #: with no readable face (keys and clips look unreadable too, less surely).
+    #: Of "unreadable" from which a find with no pips is a die with no readable face,
+    #: however unsure the detector (a die smeared past its pips scores low). Keys and
+    #: clips look unreadable too, less surely: on the shared photos read right, no find
+    #: left out bare reaches 0.75 (at most 0.73, a plug 178 from the dice's colour), where
+    #: 4 of the 400 hard rendered frames' dice smeared past their pips and matteop65's
+    #: ``six_44`` reach 0.83-0.98 (before, such a find was kept only from ``sure_find``).
     bare_unreadable: float = 0.75
     #: Of a value from which a faint bare find is a die, shown with that value in an unsure
     #: answer (below it, such finds are mostly keys and clips).

@@ -182,3 +182,58 @@ def test_a_face_unlike_the_other_dice_in_size_is_doubted_for_its_size() -> None:
     roll = read(img, detector=Finds(*finds), classifier=Says(4, 0.5))
     assert roll.kind == Reason.AMBIGUOUS
     assert roll.reason.endswith("die at (160, 219) is not the size of the other dice"), roll
+
+
+def dice_and_a_blank(blank: tuple[int, int, int]) -> np.ndarray:
+    """Two white dice showing 4 at (80, 120) and (160, 120), 50 px wide, on grey felt, and
+    a square of colour ``blank`` with no marks at all at (240, 120): a die smeared past
+    its pips, or a key of the same size."""
+    img = np.full((240, 320, 3), (90, 120, 90), np.uint8)
+    for cx in (80, 160):
+        cv2.rectangle(img, (cx - 25, 95), (cx + 25, 145), (235, 235, 235), -1)
+        for x, y in LAYOUTS[4] * 13 + (cx, 120):
+            cv2.circle(img, (round(x), round(y)), 4, (20, 20, 20), -1, cv2.LINE_AA)
+    cv2.rectangle(img, (215, 95), (265, 145), blank, -1)
+    return img
+
+
+class Unreadable(Says):
+    """Sure of a 4 on the dice at x < 200; elsewhere it sees a die whose face cannot be
+    read, as surely as ``p``."""
+
+    def __init__(self, p: float) -> None:
+        super().__init__(4)
+        self.elsewhere = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1), np.float32)
+        self.elsewhere[CLASSES.index("unreadable")] = p
+
+    def classify(self, frame: np.ndarray, dice: list, *, turns: int = 8,
+                 first: np.ndarray | None = None,
+                 settled: float | None = None) -> np.ndarray:
+        self.crops += len(dice)
+        return np.array([self.probs if x < 200 else self.elsewhere for x, _, _ in dice],
+                        np.float32)
+
+
+FOURS = (Candidate(80.0, 120.0, 50.0, 0.9, "flat"), Candidate(160.0, 120.0, 50.0, 0.9, "flat"))
+# the detector unsure of the blank (a smeared die scores low), over its own threshold
+BLANK = Candidate(240.0, 120.0, 50.0, 0.35, "flat")
+
+
+def test_a_find_like_the_dice_sure_to_show_no_readable_face_refuses_the_roll() -> None:
+    # the blank square is white like the dice and of their size: a die the classifier is
+    # sure shows no face that can be read refuses the roll, however unsure the detector
+    # (before, below sure_find it was dropped, and two dice answered as the whole roll)
+    assert BLANK.score < DEFAULT_SETTINGS.sure_find
+    sure = DEFAULT_SETTINGS.bare_unreadable + 0.15
+    roll = read(dice_and_a_blank((235, 235, 235)), detector=Finds(*FOURS, BLANK),
+                classifier=Unreadable(sure))
+    assert not roll.ok and roll.kind == Reason.COCKED, roll
+    assert "(240, 120)" in roll.reason and "no face can be read" in roll.reason, roll
+
+
+def test_a_blank_find_unlike_the_dice_is_left_out_however_sure_the_classifier() -> None:
+    # as sure that no face can be read, but far from the dice's colour: a key, a clip
+    roll = read(dice_and_a_blank((40, 40, 40)), detector=Finds(*FOURS, BLANK),
+                classifier=Unreadable(0.9))
+    assert roll.ok and roll.values == (4, 4), roll
+    assert [(round(f.x), f.why) for f in roll.left_out] == [(240, Why.UNLIKE)], roll
