@@ -999,6 +999,8 @@ def _blobs(weak: np.ndarray, strong: np.ndarray,
         return []
     widest = float(np.median([r for _, r in found]))
     kept = [(i, r) for i, r in found if 0.7 * widest <= r <= 1.4 * widest]  # no specks
+    if not kept:  # the median fell between blobs of two sizes, neither of them the dice's
+        return []
     singles = [areas[i] for i, r in kept if 0.85 * widest <= r <= 1.15 * widest]
     single = float(np.median(singles or [areas[i] for i, _ in kept]))
     blobs = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import replace
 from pathlib import Path
 
@@ -271,3 +272,18 @@ class TestWhiteDiceOnAPaleTray:
         # the recognizer's edge is its pips' grid's (0.89 of these sketched dice's body)
         assert calibration.die_size == pytest.approx(80.0, rel=0.1)
         assert calibration.die_color[0] > 200 and calibration.pip_color[2] > 150
+
+
+def test_dice_blobs_of_two_sizes_give_no_warning_and_no_nan() -> None:
+    # a hard rendered tray (as `benchmarks/layouts.py --rendered` draws its 11th) whose
+    # frames hold blobs of two sizes, the median between them: before, the die's area was
+    # the median of nothing (numpy warned, "Mean of empty slice") on a frame with no blob
+    # of the dice's width
+    scene = random_scene(510, dice=5, hard=True, image_size=SIZE)
+    empty = [render(scene.with_dice(()), i)[0] for i in range(3)]
+    shots = [render(scene.with_dice(random_scene(51000 + i + 1, dice=5, hard=True).dice),
+                    i)[0] for i in range(3)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        calibration, _ = build_calibration(empty, shots, dice=5)
+    assert np.isfinite(calibration.die_size) and calibration.die_size > 0
