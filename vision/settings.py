@@ -250,9 +250,10 @@ class ReaderSettings:
     #: Of "unreadable" from which a find with no pips is a die with no readable face,
     #: however unsure the detector (a die smeared past its pips scores low). Keys and
     #: clips look unreadable too, less surely: on the shared photos read right, no find
-    #: left out bare reaches 0.75 (at most 0.73, a plug 178 from the dice's colour), where
-    #: 4 of the 400 hard rendered frames' dice smeared past their pips and matteop65's
-    #: ``six_44`` reach 0.83-0.98 (before, such a find was kept only from ``sure_find``).
+    #: left out bare reaches 0.75 (at most 0.73: a cable's ferrite bead, 178 from the
+    #: dice's colour), where 4 of the 400 hard rendered frames' dice smeared past their
+    #: pips and matteop65's ``six_44`` reach 0.83-0.98 (before, such a find was kept only
+    #: from ``sure_find``).
     bare_unreadable: float = 0.75
     #: Of a value from which a faint bare find is a die, shown with that value in an unsure
     #: answer (below it, such finds are mostly keys and clips).
