@@ -3,7 +3,8 @@
 pips, a speck or a shadow never become a die); a find no face was read on is read from
 the pips nearest its centre (or, failing that, from any few of them, or from pips looked
 for closer there: in every colour channel, and cut out of blobs run together with a
-marbled face's marks).
+marbled face's marks). A pip that colour kept apart from its face (a lamp's highlight)
+is taken back where it completes the face's layout.
 
 Each die being read is a :class:`Die`: mutable while the stages weigh it, then turned
 into a :class:`~dicetray.vision.reading.DieReading` by the verdict.
@@ -13,13 +14,14 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
 import numpy as np
 
 from dicetray.vision.detector import Candidate, median_size
-from dicetray.vision.faces import fit_or_split
+from dicetray.vision.faces import fit_or_split, inside
 from dicetray.vision.layouts import FaceLayouts, LayoutFit
 from dicetray.vision.measure import cut, median, odd, pixels, sample
 from dicetray.vision.pips import PipMaps, Pips
@@ -209,6 +211,7 @@ def faces(sc: Scene) -> list[Die]:
         for local, fit in fits:
             idx = [members[k] for k in local]
             found.append(Die(fit.value, fit, fit.offset, idx, bool(p.dark[idx[0]]), 1.0))
+    singles = _centre_pips(sc, found, singles, accept)
     # the spacing of the dice found tells how far from a lone pip its face reaches
     ratios = [die.offset / median(p.d[die.pips]) for die in found]
     a_per_d = median(ratios) if ratios else st.offset_per_pip_usual
@@ -228,6 +231,35 @@ def faces(sc: Scene) -> list[Die]:
             doubt(die, Doubt.LONE_PIP)
         found.append(die)
     return found
+
+
+def _centre_pips(sc: Scene, found: list[Die], singles: list[int],
+                 accept: Callable[[list[int], LayoutFit], bool]) -> list[int]:
+    """Take into a face each lone pip (of ``singles``) that lies on it where its pips
+    and the pip make one layout together, fitted and vetted (``accept``) as any face is;
+    the faces in ``found`` are replaced in place. Returns the pips left alone.
+
+    A lamp's highlight on a glossy face lights the face round its middle pip: the face
+    colour there is the face's plus light, and the line from an outer pip crosses it, so
+    the middle pip of a 5 (or a 3) is not linked to the others and the face reads as a 4
+    (a 2) with a 1 in its middle, both on one find (seen on clean tray views of black and
+    translucent dice). Where the pips lie is the evidence colour could not give: a pip
+    on a face that completes its layout is on that face."""
+    p, st = sc.pips, sc.st
+    left = []
+    for i in singles:
+        at = np.array([[p.x[i], p.y[i]]])
+        for k, die in enumerate(found):
+            if die.dark != bool(p.dark[i]) or not inside(at, die.fit, st.half_edge)[0]:
+                continue
+            idx = [*die.pips, i]
+            fit = sc.fit(np.stack([p.x[idx], p.y[idx]], axis=1))
+            if fit is not None and fit.value == len(idx) and accept(idx, fit):
+                found[k] = Die(fit.value, fit, fit.offset, idx, die.dark, 1.0)
+                break
+        else:
+            left.append(i)
+    return left
 
 
 def confirm(sc: Scene, found: list[Die], candidates: list[Candidate],
@@ -282,7 +314,52 @@ def confirm(sc: Scene, found: list[Die], candidates: list[Candidate],
             bare.append(die)  # every face shows a pip, and a magnet or a button shows none
         else:
             unread.append(die)  # a die seen but not read
-    return dice, unread, bare
+    return _completed(sc, dice, frame), unread, bare
+
+
+def _completed(sc: Scene, dice: list[Die], frame: tuple[float, float]) -> list[Die]:
+    """``dice`` with each die read on a find from some of its pips read again with the
+    one more pip that completes its face: a pip of its colour that no die was read from,
+    with which its pips make the layout of one value more, of the find's size and centred
+    on it (:func:`face_of`, as any face read on a find). The pips looked at lie within an
+    edge of the find's centre (:attr:`~dicetray.vision.settings.ReaderSettings.half_edge`
+    each way twice): the find lies on the die's top face, so all its pips lie there.
+
+    Seen on clean tray views (black, red and translucent dice): a lamp's highlight between
+    a 3's lower pips parts the lowest from the others by face colour, and the detector's
+    find lies off the die's centre towards them, so the die was read from the pips nearest
+    the find as a 2 of half its size (the lowest beyond the find's reach); and a 2 whose
+    pips were not linked was read from one of them as a 1 on a find half-way between
+    them. The 1 or 2 and the classifier's 3 (or 2) then disagreed, and a clean roll was
+    refused. A neighbour's pip completes no face of this find: a 2 and a pip in line with
+    it make a 3 of twice its offset, a 1 and a pip a 2 centred half an edge off the find.
+    Faces read by looking closer (their own pips) are left as read."""
+    p, st = sc.pips, sc.st
+    used = {i for die in dice for i in die.pips}
+    out = []
+    for die in dice:
+        cand = die.found
+        if cand is None or die.spots_map is not None or die.fallback is not None:
+            out.append(die)
+            continue
+        centre, a, dist = sc.on_find(cand)
+        reach = 2 * st.half_edge * a
+        best = None
+        for i in np.flatnonzero((p.dark == die.dark) & (dist <= reach)).tolist():
+            if i in used:
+                continue
+            idx = np.array([*die.pips, i])
+            grown = face_of(sc, idx, centre, a, die.dark)
+            if grown is not None and grown.value == len(idx) and (
+                    best is None or grown.fit.residual < best.fit.residual):
+                best = grown
+        if best is None:
+            out.append(die)
+            continue
+        used.update(best.pips)
+        attach(best, cand, frame, st)
+        out.append(best)
+    return out
 
 
 def _whole_face(sc: Scene, cand: Candidate, die: Die, faces_left: list[Die]) -> int | None:
