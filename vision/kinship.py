@@ -12,12 +12,12 @@ import numpy as np
 
 from dicetray.vision.classifier import CLASSES
 from dicetray.vision.detector import Candidate
-from dicetray.vision.measure import body, colour_gap, cut, near, patch_roundness
+from dicetray.vision.measure import body, colour_gap, cut, middle, near, patch_roundness
 from dicetray.vision.pipfaces import Die
 from dicetray.vision.reading import Reason
 from dicetray.vision.settings import ReaderSettings
 
-__all__ = ["could_be_kin", "look_alike", "odd_one_out", "set_apart"]
+__all__ = ["could_be_kin", "cut_off_kin", "look_alike", "odd_one_out", "set_apart"]
 
 _NONE = CLASSES.index("none")
 
@@ -69,6 +69,23 @@ def could_be_kin(img: np.ndarray, finds: list, known: list[Die], unread: list[Di
         return []
     bodies, shown, mid = measured
     return [c for c in finds if _kin(img, c, bodies, shown, mid, st)]
+
+
+def cut_off_kin(img: np.ndarray, cand: Candidate, dice: list[Die],
+                st: ReaderSettings) -> bool:
+    """Whether a find centred beyond the frame's edge (more of it outside than in) is like
+    a die the pips read cleanly (``dice``) in body colour (``look_alike``), measured on
+    the part inside the frame: a die mostly cut off. Its sliver shows no pips and the
+    classifier, which never learnt cut dice, calls it no die; a thing on the table the
+    frame cuts, a key or a cable, is unlike the dice."""
+    h, w = img.shape[:2]
+    if 0 <= cand.x <= w - 1 and 0 <= cand.y <= h - 1:
+        return False
+    kin = [d.found for d in dice if d.value and not d.problem and d.found is not None]
+    if not kin or middle(img, cand, st.middle).size == 0:
+        return False
+    bodies = np.array([body(img, k, st.middle) for k in kin])
+    return colour_gap(body(img, cand, st.middle), bodies) <= st.look_alike
 
 
 def _measured(img: np.ndarray, known: list[Die], unread: list[Die], every: list,

@@ -29,7 +29,13 @@ import numpy as np
 from dicetray.vision.classifier import CLASSES, TURNS
 from dicetray.vision.detector import Candidate
 from dicetray.vision.faces import inside
-from dicetray.vision.kinship import could_be_kin, look_alike, odd_one_out, set_apart
+from dicetray.vision.kinship import (
+    could_be_kin,
+    cut_off_kin,
+    look_alike,
+    odd_one_out,
+    set_apart,
+)
 from dicetray.vision.measure import cut, near, patch_roundness
 from dicetray.vision.parts import FaceClassifier, Teacher
 from dicetray.vision.pipcheck import check, spots
@@ -127,7 +133,7 @@ class Opinion:
         dice, unread, bare = ([d for d in group if float(seen[id(d)][_NONE]) < st.no_die
                                or d.found is None or cut(d.found, frame, st.cut_face)]
                               for group in (dice, unread, bare))
-        rescued, unread = self._weigh_unread(unread, bare, seen, finds, why)
+        rescued, unread = self._weigh_unread(unread, bare, seen, finds, why, dice)
         unread, unlike = set_apart(img, unread, dice, st)
         moving, unlike_moving = set_apart(img, moving, dice, st)
         for d in (*unlike, *unlike_moving):
@@ -473,7 +479,7 @@ class Opinion:
         return int(max((inside & p.dark).sum(), (inside & ~p.dark).sum()))
 
     def _weigh_unread(self, unread: list[Die], bare: list[Die], seen: dict[int, np.ndarray],
-                      finds: list[Candidate], why: dict[Candidate, Why]
+                      finds: list[Candidate], why: dict[Candidate, Why], pipped: list[Die]
                       ) -> tuple[list[Die], list[Die]]:
         """The finds the pips could not read (``unread``) or saw no pips on (``bare``), read
         by the classifier (``seen``): returns (dice it read, dice still unread).
@@ -489,7 +495,10 @@ class Opinion:
         the classifier calls a die with no readable face (``bare_unreadable``) is kept,
         refusing the roll, however unsure the detector: a die smeared past its pips scores
         low. Keys and clips, which it calls so too, are set apart by their colour and size
-        (:func:`~dicetray.vision.kinship.set_apart`).
+        (:func:`~dicetray.vision.kinship.set_apart`). A bare find centred beyond the
+        frame's edge and like the dice the pips read (``pipped``) in colour is kept, refusing
+        the roll with no value shown, whatever the classifier says
+        (:func:`~dicetray.vision.kinship.cut_off_kin`): a die mostly cut off.
         """
         st = self.st
         h, w = self.img.shape[:2]
@@ -506,6 +515,10 @@ class Opinion:
                 kept.append(die)
                 continue
             is_cut = cut(cand, (w, h), st.cut_face)
+            if id(die) in bare_ids and cut_off_kin(self.img, cand, pipped, st):
+                die.problem, die.detail = Reason.EDGE, CUT_NONE
+                kept.append(die)
+                continue
             # a weak guess is no evidence on a find the frame cuts: the classifier never
             # learnt cut dice (training/crops.py), and a cut die refuses the roll by its place
             if id(die) in bare_ids and (best == _NONE or (

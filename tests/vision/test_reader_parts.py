@@ -239,6 +239,52 @@ def test_a_blank_find_unlike_the_dice_is_left_out_however_sure_the_classifier() 
     assert [(round(f.x), f.why) for f in roll.left_out] == [(240, Why.UNLIKE)], roll
 
 
+def dice_and_a_sliver(sliver: tuple[int, int, int]) -> np.ndarray:
+    """:func:`dice_and_a_blank`'s two white 4s with no blank, and the top 12 px of a
+    square 50 px wide, of colour ``sliver``, showing at the frame's bottom edge: a die
+    mostly cut off by the frame, or a thing on the table the frame cuts."""
+    img = dice_and_a_blank((90, 120, 90))  # the blank as the felt: not there
+    cv2.rectangle(img, (215, 228), (265, 239), sliver, -1)
+    return img
+
+
+class NoDieElsewhere(Says):
+    """Sure of a 4 on the dice at x < 200; elsewhere sure there is no die (the classifier
+    never learnt dice cut by the frame)."""
+
+    def __init__(self) -> None:
+        super().__init__(4)
+        self.elsewhere = Says(CLASSES.index("none")).probs
+
+    def classify(self, frame: np.ndarray, dice: list, *, turns: int = 8,
+                 first: np.ndarray | None = None,
+                 settled: float | None = None) -> np.ndarray:
+        return np.array([self.probs if x < 200 else self.elsewhere for x, _, _ in dice],
+                        np.float32)
+
+
+# the detector puts a sliver's die where its face's centre lies: below the frame
+SLIVER = Candidate(240.0, 253.0, 50.0, 0.4, "flat")
+
+
+@pytest.mark.parametrize(("sliver", "refused"), [((235, 235, 235), True), ((40, 40, 40), False)])
+def test_a_bare_find_centred_beyond_the_frame_like_the_dice_refuses_the_roll(
+        sliver: tuple[int, int, int], refused: bool) -> None:
+    # no pips show on the sliver, and the classifier calls it no die: like the dice in
+    # colour it may be a die mostly cut off, and the roll is refused with no value shown
+    # (before, it was left out as bare and the two dice answered as the whole roll);
+    # unlike them, it is a thing on the table the frame cuts, and is left out
+    roll = read(dice_and_a_sliver(sliver), detector=Finds(*FOURS, SLIVER),
+                classifier=NoDieElsewhere())
+    if refused:
+        assert not roll.ok and roll.kind == Reason.EDGE, roll
+        assert "(240, 253)" in roll.reason and "may be a die" in roll.reason, roll
+        assert roll.values == (4, 4), roll
+    else:
+        assert roll.ok and roll.values == (4, 4), roll
+        assert [(round(f.y), f.why) for f in roll.left_out] == [(253, Why.BARE)], roll
+
+
 def a_glossy_black_die(value: int, light: tuple[float, float],
                        middle: tuple[float, float] = (160, 120)) -> np.ndarray:
     """A black die showing ``value`` in white pips at (160, 120), 60 px wide, on red felt,
