@@ -81,11 +81,16 @@ def cut_off_kin(img: np.ndarray, cand: Candidate, dice: list[Die],
     h, w = img.shape[:2]
     if 0 <= cand.x <= w - 1 and 0 <= cand.y <= h - 1:
         return False
-    kin = [d.found for d in dice if d.value and not d.problem and d.found is not None]
+    kin = _clean(dice)
     if not kin or middle(img, cand, st.middle).size == 0:
         return False
-    bodies = np.array([body(img, k, st.middle) for k in kin])
+    bodies = np.array([body(img, k.found, st.middle) for k in kin if k.found is not None])
     return colour_gap(body(img, cand, st.middle), bodies) <= st.look_alike
+
+
+def _clean(dice: list[Die]) -> list[Die]:
+    """The dice the pips read cleanly, each on a find: what the set looks like."""
+    return [d for d in dice if d.value and not d.problem and d.found is not None]
 
 
 def _measured(img: np.ndarray, known: list[Die], unread: list[Die], every: list,
@@ -124,7 +129,7 @@ def set_apart(img: np.ndarray, unread: list[Die], dice: list[Die],
     With ``faces``, a find a face was read on is judged too where its marks stand out the
     other way from every clean die's pips (light marks on a dark body among dark pips on
     white dice: a laptop's key and its glyph); a face marked as theirs is kept."""
-    kin = [d for d in dice if d.value and not d.problem and d.found is not None]
+    kin = _clean(dice)
     clean = [d.found for d in kin if d.found is not None]
     marks = {d.dark for d in kin}
     if len(clean) < 2 or not unread:

@@ -197,14 +197,13 @@ def dice_and_a_blank(blank: tuple[int, int, int]) -> np.ndarray:
     return img
 
 
-class Unreadable(Says):
-    """Sure of a 4 on the dice at x < 200; elsewhere it sees a die whose face cannot be
-    read, as surely as ``p``."""
+class Elsewhere(Says):
+    """Sure of a 4 on the dice at x < 200; elsewhere it answers class ``name`` (a die
+    whose face cannot be read, or no die), as surely as ``p``."""
 
-    def __init__(self, p: float) -> None:
+    def __init__(self, name: str, p: float = 0.95) -> None:
         super().__init__(4)
-        self.elsewhere = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1), np.float32)
-        self.elsewhere[CLASSES.index("unreadable")] = p
+        self.elsewhere = Says(CLASSES.index(name), p).probs
 
     def classify(self, frame: np.ndarray, dice: list, *, turns: int = 8,
                  first: np.ndarray | None = None,
@@ -226,7 +225,7 @@ def test_a_find_like_the_dice_sure_to_show_no_readable_face_refuses_the_roll() -
     assert BLANK.score < DEFAULT_SETTINGS.sure_find
     sure = DEFAULT_SETTINGS.bare_unreadable + 0.15
     roll = read(dice_and_a_blank((235, 235, 235)), detector=Finds(*FOURS, BLANK),
-                classifier=Unreadable(sure))
+                classifier=Elsewhere("unreadable", sure))
     assert not roll.ok and roll.kind == Reason.COCKED, roll
     assert "(240, 120)" in roll.reason and "no face can be read" in roll.reason, roll
 
@@ -234,7 +233,7 @@ def test_a_find_like_the_dice_sure_to_show_no_readable_face_refuses_the_roll() -
 def test_a_blank_find_unlike_the_dice_is_left_out_however_sure_the_classifier() -> None:
     # as sure that no face can be read, but far from the dice's colour: a key, a clip
     roll = read(dice_and_a_blank((40, 40, 40)), detector=Finds(*FOURS, BLANK),
-                classifier=Unreadable(0.9))
+                classifier=Elsewhere("unreadable", 0.9))
     assert roll.ok and roll.values == (4, 4), roll
     assert [(round(f.x), f.why) for f in roll.left_out] == [(240, Why.UNLIKE)], roll
 
@@ -246,21 +245,6 @@ def dice_and_a_sliver(sliver: tuple[int, int, int]) -> np.ndarray:
     img = dice_and_a_blank((90, 120, 90))  # the blank as the felt: not there
     cv2.rectangle(img, (215, 228), (265, 239), sliver, -1)
     return img
-
-
-class NoDieElsewhere(Says):
-    """Sure of a 4 on the dice at x < 200; elsewhere sure there is no die (the classifier
-    never learnt dice cut by the frame)."""
-
-    def __init__(self) -> None:
-        super().__init__(4)
-        self.elsewhere = Says(CLASSES.index("none")).probs
-
-    def classify(self, frame: np.ndarray, dice: list, *, turns: int = 8,
-                 first: np.ndarray | None = None,
-                 settled: float | None = None) -> np.ndarray:
-        return np.array([self.probs if x < 200 else self.elsewhere for x, _, _ in dice],
-                        np.float32)
 
 
 # the detector puts a sliver's die where its face's centre lies: below the frame
@@ -275,7 +259,7 @@ def test_a_bare_find_centred_beyond_the_frame_like_the_dice_refuses_the_roll(
     # (before, it was left out as bare and the two dice answered as the whole roll);
     # unlike them, it is a thing on the table the frame cuts, and is left out
     roll = read(dice_and_a_sliver(sliver), detector=Finds(*FOURS, SLIVER),
-                classifier=NoDieElsewhere())
+                classifier=Elsewhere("none"))
     if refused:
         assert not roll.ok and roll.kind == Reason.EDGE, roll
         assert "(240, 253)" in roll.reason and "may be a die" in roll.reason, roll
