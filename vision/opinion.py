@@ -39,7 +39,16 @@ from dicetray.vision.kinship import (
 from dicetray.vision.measure import cut, near, patch_roundness
 from dicetray.vision.parts import FaceClassifier, Teacher
 from dicetray.vision.pipcheck import check, spots
-from dicetray.vision.pipfaces import Die, Doubt, doubt, look_closer, read_as, take, unread_at
+from dicetray.vision.pipfaces import (
+    Die,
+    Doubt,
+    doubt,
+    look_closer,
+    read_apart,
+    read_as,
+    take,
+    unread_at,
+)
 from dicetray.vision.pipscene import Scene
 from dicetray.vision.reading import Reason, Why
 from dicetray.vision.settings import ReaderSettings
@@ -280,11 +289,11 @@ class Opinion:
         """Read again a die the pips alone call cocked (its face's grid far from the
         aspect the frame's faces of its value have, or from square; the detector found it
         flat) whose value the classifier is fairly sure of (``fairly_sure``): from its top
-        face alone (:func:`~dicetray.vision.pipfaces.read_as`: seen at a slant, a side
-        face's pips were taken into the face), else looking closer (a pip run together
-        with the face's bright edge was missed, and the rest fitted a smaller face
-        askew). The face read so is taken when it is that value and passes every check
-        the frame's faces (``dice``) passed, flat among them; else the die stays cocked."""
+        face alone (:meth:`_top_face`: seen at a slant, a side face's pips were taken
+        into the face), else looking closer (a pip run together with the face's bright
+        edge was missed, and the rest fitted a smaller face askew). The face read so is
+        taken when it is that value and passes every check the frame's faces (``dice``)
+        passed, flat among them; else the die stays cocked."""
         if die.problem != Reason.COCKED or die.found is None or die.found.kind != "flat":
             return
         sc, st = self.sc, self.st
@@ -292,7 +301,7 @@ class Opinion:
         if float(p[value]) < st.fairly_sure:
             return
         old = sc.pips, sc.face
-        face = read_as(sc, die, value)
+        face = self._top_face(die, value)
         if face is None:
             face = look_closer(sc, die.found)
         if face is not None and face.value == value:
@@ -338,7 +347,7 @@ class Opinion:
         A single pip on a faint find is a die only when the classifier is sure of the 1
         (or sees another face there), and so is one on a find far smaller than the others
         (``speck``). A value the classifier is fairly sure is another (``fairly_sure``) is
-        read again from the top face alone (:func:`~dicetray.vision.pipfaces.read_as`);
+        read again from the top face alone (:meth:`_top_face`);
         failing that, or when the classifier is less sure, a value it reads as another
         (``net_doubt``, ``other_value``) is put in doubt. A die the pips read in doubt is
         settled when the classifier is fairly sure of the same value, or when the top
@@ -346,7 +355,7 @@ class Opinion:
         classifier's value when it is the likelier, unless that value needs a pip on the
         face's blank centre (:meth:`_centre_blank`).
         """
-        sc, st = self.sc, self.st
+        st = self.st
         sizes = [d.found.size for d in dice if d.found is not None]
         small = st.speck * statistics.median(sizes) if sizes else 0.0
 
@@ -384,7 +393,7 @@ class Opinion:
         disagree = [(d, 1 + int(np.argmax(seen[id(d)][1:7]))) for d in dice if id(d) in clean]
         disagree = [(d, v) for d, v in disagree if v != d.value]
         credible = (len(disagree) < st.unheard
-                    or any(read_as(sc, d, v) is not None for d, v in disagree))
+                    or any(self._top_face(d, v) is not None for d, v in disagree))
         for die in dice:
             p = seen[id(die)]
             value = 1 + int(np.argmax(p[1:7]))  # the value it finds likeliest
@@ -393,7 +402,7 @@ class Opinion:
                     die.problem = None  # the pips' doubt settled: the classifier is sure
                     die.confidence = float(p[die.value])
                 elif value != die.value and float(p[value]) >= st.fairly_sure:
-                    face = read_as(sc, die, value)  # sure of another: do the top's agree?
+                    face = self._top_face(die, value)  # sure of another: do the top's agree?
                     if face is not None:
                         take(die, face, float(p[value]))
                         die.problem = None
@@ -412,7 +421,7 @@ class Opinion:
                 # a face whose pips fill its layout cleanly: the classifier is a second
                 # opinion only; where it reads another value the top face's pips must agree
                 if best != die.value and 1 <= best <= 6 and float(p[best]) >= st.fairly_sure:
-                    face = read_as(sc, die, best)
+                    face = self._top_face(die, best)
                     if face is not None:
                         take(die, face, float(p[best]))
                 continue
@@ -422,7 +431,7 @@ class Opinion:
             # else a die it calls unreadable or no die is left to the pips: on real photos
             # an angled view of a flat die can look like a leaning one
             if float(p[die.value]) < st.net_doubt and best not in (_UNREADABLE, _NONE):
-                face = read_as(sc, die, best) if float(p[best]) >= st.fairly_sure else None
+                face = self._top_face(die, best) if float(p[best]) >= st.fairly_sure else None
                 if face is not None:  # the pips took in a side face's: they read as it does
                     take(die, face, float(p[best]))
                     continue
@@ -431,6 +440,25 @@ class Opinion:
                 if self._likelier(p, best, die.value) and not self._centre_blank(die, best):
                     die.value = best
         return dice
+
+    def _top_face(self, die: Die, value: int) -> Die | None:
+        """``die`` read again as ``value`` from its top face alone, or None: from the pips
+        within a half edge of its find's centre (:func:`~dicetray.vision.pipfaces.read_as`)
+        when the face they make is flat (two rows of a 6 on a find centred off it make a 4
+        twice as wide as high), or else from pips that make that face with none of the
+        others on it (:func:`~dicetray.vision.pipfaces.read_apart`: a find centred off the
+        top face, towards a side face) when that face passes every check on its own."""
+        face = read_as(self.sc, die, value)
+        if face is not None:
+            check(self.sc, [face])
+            if face.problem != Reason.COCKED and face.value == value:
+                return face
+        face = read_apart(self.sc, die, value)
+        if face is not None:
+            check(self.sc, [face])
+            if face.problem is None and face.value == value:
+                return face
+        return None
 
     def _centred(self, die: Die) -> bool:
         """Whether a face's fit is centred on its find (``centred``)."""

@@ -31,7 +31,7 @@ from dicetray.vision.reading import Reason
 from dicetray.vision.settings import DEFAULT_SETTINGS, ReaderSettings
 
 __all__ = ["Die", "Doubt", "analyse", "confirm", "doubt", "face_of", "faces", "look_closer",
-           "read_as", "read_candidate", "take", "unread_at"]
+           "read_apart", "read_as", "read_candidate", "take", "unread_at"]
 
 #: The most pips a face shows.
 _MOST_PIPS = 6
@@ -559,6 +559,41 @@ def read_as(sc: Scene, die: Die, value: int) -> Die | None:
         return None
     face = face_of(sc, own[np.argsort(dist[own])], centre, a, die.dark)
     return face if face is not None and face.value == value else None
+
+
+def read_apart(sc: Scene, die: Die, value: int) -> Die | None:
+    """``die`` read again as ``value`` from pips that make that face with the others off
+    it, or None: of its own pips and those of its colour on its find (within a half edge
+    of its centre; the nearest ``subset_pips`` in all), the ``value`` that fit that face
+    closest while every one left out lies off both the find and that face (past either's
+    half edge). Where the detector centred a find between a die's top face and a side
+    face whose pips the reading took in, the top face's far pips lie further from the
+    find's centre than a half edge (:func:`read_as` finds too few there), and the side
+    face's lie past the top face's edge; a face's own pips, as a 6's third row, lie on
+    the find."""
+    cand = die.found
+    if cand is None:
+        return None
+    p, st = sc.pips, sc.st
+    centre, a, dist = sc.on_find(cand)
+    on_find = np.flatnonzero((p.dark == die.dark) & (dist <= st.half_edge * a))
+    pool = np.union1d(np.asarray(die.pips, np.intp), on_find)
+    pool = pool[np.argsort(dist[pool], kind="stable")][:st.subset_pips]
+    if not np.isin(on_find, pool).all():
+        return None
+    best = None
+    for chosen in itertools.combinations(range(len(pool)), value):
+        rest = np.delete(pool, list(chosen))
+        if np.isin(rest, on_find).any():
+            continue
+        face = face_of(sc, pool[list(chosen)], centre, a, die.dark)
+        if face is None or face.value != value or (best and best.fit.residual <= face.fit.residual):
+            continue
+        at = np.stack([p.x[rest], p.y[rest]], axis=1) - face.fit.centre
+        grid = at @ np.linalg.inv(face.fit.affine).T
+        if (np.abs(grid).max(axis=1) > st.half_edge).all():
+            best = face
+    return best
 
 
 def take(die: Die, face: Die, sure: float) -> None:

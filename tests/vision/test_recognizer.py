@@ -17,7 +17,7 @@ from dicetray.vision.errors import FrameError
 from dicetray.vision.layouts import LAYOUTS
 from dicetray.vision.opinion import Opinion
 from dicetray.vision.parts import FaceClassifier
-from dicetray.vision.pipfaces import analyse, read_as, read_candidate
+from dicetray.vision.pipfaces import Die, analyse, read_apart, read_as, read_candidate
 from dicetray.vision.pipscene import windows as windows_around
 from dicetray.vision.reading import Reason, Why
 from dicetray.vision.render import render
@@ -223,6 +223,15 @@ class TestAFaceFittedAskew:
         frame, values = self.view("black")
         roll = read(frame)
         assert roll.ok and roll.values == values, roll.reason
+
+    def test_a_side_faces_pips_taken_in_off_the_find_are_left_out(self) -> None:
+        # a black 4 near the frame's right edge shows two side faces, whose pips with the
+        # 4's fitted a 6; the detector centred its find between the 4 and them (roll
+        # 90003 of the clean tray views; refused before as a 6 that looks like a 4)
+        frame, truth = render(tray_view(90003, "black"))
+        for dice in (None, 5):
+            roll = read(frame, dice=dice)
+            assert roll.ok and roll.values == truth.values, roll.reason
 
     def test_unless_the_classifier_is_fairly_sure_of_the_face_it_stays_cocked(
             self, unsure_of_the_six: FaceClassifier) -> None:
@@ -946,6 +955,74 @@ class TestReadAs:
         assert read_as(sc, die, other) is None  # a 3's corner pips are on its top face
         face = read_as(sc, die, 3)
         assert face is not None and face.value == 3
+
+
+class TestReadApart:
+    """A face read again from pips that make it with none of the others on it, where the
+    detector centred the die's find off its top face (``read_apart``)."""
+
+    #: A white 4 at (320, 240), 64 px, and below it a side face whose two pips lie in line
+    #: with the 4's columns, as far past its edge as a 6's third row.
+    TOP, SIDE = ((303, 223), (337, 223), (303, 257), (337, 257)), ((303, 291), (337, 291))
+
+    def four_above_a_side_face(self, find: Candidate) -> tuple:
+        """The scene, and the die as the pips read it: a 6 of the 4's pips and the side
+        face's (the trial's black 4s near the frame's edge), on ``find``."""
+        img = tray([(320, 240, 4, 64, 0)])
+        cv2.rectangle(img, (288, 274), (352, 306), (170, 170, 170), -1)
+        for x, y in self.SIDE:
+            cv2.circle(img, (x, y), 5, BLACK, -1, cv2.LINE_AA)
+        sc, _ = analyse(img, 64.0, [find])
+        p = sc.pips
+        six = [int(np.argmin(np.hypot(p.x - x * sc.scale, p.y - y * sc.scale)))
+               for x, y in (*self.TOP, *self.SIDE)]
+        fit = sc.fit(np.stack([p.x[six], p.y[six]], axis=1))
+        assert fit is not None and fit.value == 6
+        die = Die(6, fit, fit.offset, six, True, 0.9, found=find)
+        return img, sc, die
+
+    def test_a_side_faces_pips_past_the_top_face_are_left_out(self) -> None:
+        # the find's centre lies towards the side face and its edge is a tenth short: the
+        # 4's far pips lie beyond its half edge, so its top face alone is too few pips
+        img, sc, die = self.four_above_a_side_face(Candidate(320.0, 246.0, 56.0, 0.9, "flat"))
+        assert read_as(sc, die, 4) is None
+        opinion = Opinion(img, sc, classifier=None)  # type: ignore[arg-type]  # not asked
+        (out,) = opinion.weigh_read([die], {id(die): sure_of(4, 0.8)}, {})
+        assert (out.value, out.problem) == (4, None)
+        assert sorted(out.pips) == sorted(die.pips[:4])
+
+    def six(self, find: Candidate) -> tuple:
+        """A white 6 at (320, 240), 64 px, read by its pips on ``find``: the frame, the
+        scene and the die."""
+        img = tray([(320, 240, 6, 64, 0)])
+        sc, dice = analyse(img, 64.0, [find])
+        (die,) = dice
+        die.found = find
+        assert die.value == 6
+        return img, sc, die
+
+    def test_a_faces_own_pips_on_the_find_are_never_left_out(self) -> None:
+        # two rows of a 6 make a 4, its third row past that 4's edge as a side face's
+        # would be; but the third row lies on the find, within its half edge
+        _, sc, die = self.six(Candidate(320.0, 240.0, 64.0, 0.9, "flat"))
+        assert read_apart(sc, die, 4) is None
+        assert read_apart(sc, die, 6) is not None
+
+    @pytest.mark.parametrize("find", [Candidate(320.0, 240.0, 64.0, 0.9, "flat"),
+                                      Candidate(320.0, 246.0, 56.0, 0.9, "flat")],
+                             ids=["centred", "off-centre"])
+    def test_a_six_the_classifier_takes_for_a_four_stays_in_doubt(
+            self, find: Candidate) -> None:
+        img, sc, die = self.six(find)
+        if find.y != 240.0:
+            # centred off the 6 and a tenth short, the find holds two of its rows: they
+            # make a 4 twice as wide as high, which no flat top face is
+            askew = read_as(sc, die, 4)
+            assert askew is not None and askew.fit.skew > 1.5
+        opinion = Opinion(img, sc, classifier=None)  # type: ignore[arg-type]  # not asked
+        (out,) = opinion.weigh_read([die], {id(die): sure_of(4, 0.8)}, {})
+        assert out.problem == Reason.AMBIGUOUS
+        assert len(out.pips) == 6
 
 
 class TestReadCandidate:
