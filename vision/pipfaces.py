@@ -563,12 +563,13 @@ def read_as(sc: Scene, die: Die, value: int) -> Die | None:
 
 def read_apart(sc: Scene, die: Die, value: int) -> Die | None:
     """``die`` read again as ``value`` from pips that make that face with the others off
-    it, or None: of its own pips and those of its colour on its find (within a half edge
-    of its centre; the nearest ``subset_pips`` in all), the ``value`` that fit that face
-    closest while every one left out lies off both the find and that face (past either's
-    half edge). Where the detector centred a find between a die's top face and a side
-    face whose pips the reading took in, the top face's far pips lie further from the
-    find's centre than a half edge (:func:`read_as` finds too few there), and the side
+    it, or None: of its own pips and those of its colour near its find (within
+    ``find_reach`` half edges of its centre, as :func:`read_candidate` looks; the nearest
+    ``subset_pips`` in all), the ``value`` that fit that face closest while every one
+    left out lies off both the find and that face (past either's half edge). Where the
+    detector centred a find off a die's top face (towards a side face whose pips the
+    reading took in) or sized it short, the top face's far pips lie further from the
+    find's centre than a half edge (:func:`read_as` finds too few there), and a side
     face's lie past the top face's edge; a face's own pips, as a 6's third row, lie on
     the find."""
     cand = die.found
@@ -576,8 +577,10 @@ def read_apart(sc: Scene, die: Die, value: int) -> Die | None:
         return None
     p, st = sc.pips, sc.st
     centre, a, dist = sc.on_find(cand)
-    on_find = np.flatnonzero((p.dark == die.dark) & (dist <= st.half_edge * a))
-    pool = np.union1d(np.asarray(die.pips, np.intp), on_find)
+    own = p.dark == die.dark
+    on_find = np.flatnonzero(own & (dist <= st.half_edge * a))
+    near = np.flatnonzero(own & (dist <= st.find_reach * st.half_edge * a))
+    pool = np.union1d(np.asarray(die.pips, np.intp), near)
     pool = pool[np.argsort(dist[pool], kind="stable")][:st.subset_pips]
     if not np.isin(on_find, pool).all():
         return None

@@ -991,6 +991,15 @@ class TestReadApart:
         assert (out.value, out.problem) == (4, None)
         assert sorted(out.pips) == sorted(die.pips[:4])
 
+    def test_a_face_on_a_find_sized_short_is_read_from_the_pips_near_it(self) -> None:
+        # tray view 120010 in black: a 3 whose find is centred on its middle pip and a
+        # tenth short, its far corner pip just past the find's half edge; its pips read a
+        # 1 with marks beside it, and the classifier saw the 3
+        frame, truth = render(tray_view(120010, "black"))
+        for dice in (None, 5):
+            roll = read(frame, dice=dice)
+            assert roll.ok and roll.values == truth.values, roll.reason
+
     def six(self, find: Candidate) -> tuple:
         """A white 6 at (320, 240), 64 px, read by its pips on ``find``: the frame, the
         scene and the die."""
