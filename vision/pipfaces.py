@@ -590,11 +590,10 @@ def read_apart(sc: Scene, die: Die, value: int) -> Die | None:
         if np.isin(rest, on_find).any():
             continue
         face = face_of(sc, pool[list(chosen)], centre, a, die.dark)
-        if face is None or face.value != value or (best and best.fit.residual <= face.fit.residual):
+        if (face is None or face.value != value
+                or (best is not None and best.fit.residual <= face.fit.residual)):
             continue
-        at = np.stack([p.x[rest], p.y[rest]], axis=1) - face.fit.centre
-        grid = at @ np.linalg.inv(face.fit.affine).T
-        if (np.abs(grid).max(axis=1) > st.half_edge).all():
+        if not inside(np.stack([p.x[rest], p.y[rest]], axis=1), face.fit, st.half_edge).any():
             best = face
     return best
 
