@@ -14,8 +14,9 @@ it whole. Per way: rolls right / refused / silently wrong, and the refusals' rea
 With ``--rendered N``, instead, N hard rendered trays (:func:`~dicetray.vision.scene.
 random_scene`, 640×480, each its own camera, light and dice) are each calibrated on three
 empty frames and three rolls of their own and read on ``--frames`` others, with that
-calibration without and with its learnt layouts (a frame with a cocked, blurred or cut die
-is right when refused).
+calibration without and with its learnt layouts, each frame counted as the other
+benchmarks count it (``benchmarks.metrics.outcome``: a frame with a cocked, blurred or cut
+die is right when refused, and right when answered with every value right).
 
     python3 benchmarks/layouts.py --rolls 40 --seed 7
     python3 benchmarks/layouts.py --rolls 40 --seed 7 --columns 0.45 --two 0.12 --three 0.16
@@ -60,6 +61,7 @@ def tray_rolls(n: int, seed: int, columns: float, two: float,
 
 def rendered(trays: int, frames: int) -> None:
     """Rendered hard trays read with their calibration, without and with its layouts."""
+    from benchmarks.metrics import OUTCOMES, outcome
     from dicetray.vision import read
     from dicetray.vision.calibration import build_calibration
     from dicetray.vision.errors import CalibrationError
@@ -84,12 +86,9 @@ def rendered(trays: int, frames: int) -> None:
             seen = []
             for name, cal in ways.items():
                 roll = read(frame, cal, dice=len(truth.values))
-                if not roll.ok:
-                    kind = 1 if truth.readable else 0
-                else:
-                    kind = 0 if truth.readable and roll.values == tuple(sorted(truth.values)) else 2
-                tally[name][kind] += 1
-                seen.append((kind, roll.values))
+                got = outcome(roll.status, roll.values, truth.values, not truth.readable)
+                tally[name][OUTCOMES.index(got)] += 1
+                seen.append((got, roll.values))
             differ += seen[0] != seen[1]
     for name, (right, refused, wrong) in tally.items():
         print(f"{name}: {right + refused + wrong} frames of {trays} trays: right {right}, "

@@ -1068,7 +1068,10 @@ def _read_back(calibration: Calibration, shots: Sequence[np.ndarray], found: Seq
     # a frame the recognizer read cleanly counts its dice; the difference counts the rest
     found = [len(r.dice) if r.ok else n for r, n in zip(readings, found, strict=True)]
     problems = _count_problems(found, dice)
-    problems += [f"frame {i}: {r.reason}" for i, r in enumerate(readings, 1) if not r.ok]
+    # a frame whose count is a problem already is not said twice (its reading's words)
+    counted = {i for i, n in enumerate(found, 1) if dice is not None and n != dice}
+    problems += [f"frame {i}: {r.reason}" for i, r in enumerate(readings, 1)
+                 if not r.ok and not (r.kind == "wrong-count" and i in counted)]
     status = "ok" if all(r.ok for r in readings) and not problems else "unsure"
     return CalibrationReport(status, tuple(found), readings, tuple(problems))
 

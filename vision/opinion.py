@@ -38,7 +38,7 @@ from dicetray.vision.kinship import (
 )
 from dicetray.vision.measure import cut, near, patch_roundness
 from dicetray.vision.parts import FaceClassifier, Teacher
-from dicetray.vision.pipcheck import check, spots
+from dicetray.vision.pipcheck import check, dice_size, like_size, spots
 from dicetray.vision.pipfaces import (
     Die,
     Doubt,
@@ -46,6 +46,7 @@ from dicetray.vision.pipfaces import (
     look_closer,
     read_apart,
     read_as,
+    shown_edge,
     take,
     unread_at,
 )
@@ -203,12 +204,17 @@ class Opinion:
         finds = [d.found for d in every]
         assert all(f is not None for f in finds)
         # cropped where the detector saw the die (centring on the pips' fit was measured
-        # to make the classifier echo the pips' misreadings)
-        where = [(f.x, f.y, f.size) for f in finds if f is not None]
+        # to make the classifier echo the pips' misreadings), as large as the detector
+        # found it unless that is off the frame's dice: then as large as the face is
+        # shown (its pips' spread; a 1's is the dice's)
+        size = dice_size(self.sc, every)
+        where = [(f.x, f.y, shown_edge(self.sc, d) if size is not None and d.value
+                  and not like_size(self.sc, d, size) else f.size)
+                 for d, f in zip(every, finds, strict=True) if f is not None]
         probs = np.zeros((len(finds), len(CLASSES)), np.float32)
         late = []
         for i, f in enumerate(finds):
-            if f in early:
+            if f in early and f is not None and where[i][2] == f.size:
                 probs[i] = early[f]
             else:
                 late.append(i)

@@ -17,7 +17,7 @@ from dicetray.vision.pipfaces import Die, Doubt, doubt
 from dicetray.vision.pipscene import Scene
 from dicetray.vision.reading import Reason
 
-__all__ = ["check", "side_faces", "spots"]
+__all__ = ["check", "dice_size", "like_size", "side_faces", "spots"]
 
 
 def check(sc: Scene, dice: list[Die], among: list[Die] | None = None) -> None:
@@ -36,11 +36,7 @@ def check(sc: Scene, dice: list[Die], among: list[Die] | None = None) -> None:
         skews = [die.fit.skew for die in frame if die.value == value]
         if len(skews) >= st.refs:
             refs[value] = median(skews)
-    # dice in one frame are one size: a face read at another size was framed wrongly.
-    # The size is the die's body where the detector found it (a 2's pips may sit
-    # towards the centre: their spread is the dice's design, not the die's size)
-    multi = [_size_of(sc, die) for die in frame if die.value > 1]
-    sizes = median(multi) if len(multi) >= st.refs else None
+    sizes = dice_size(sc, frame)
     # every die's pips' gradient structure at once (its cost is per call, not per pip)
     own = [np.asarray(die.pips, np.intp) for die in dice]
     at = np.concatenate(own)
@@ -76,8 +72,7 @@ def check(sc: Scene, dice: list[Die], among: list[Die] | None = None) -> None:
                 die.value = value
             lowest_on = min(float(on_grid[on].min()), 1.0) if on.any() else 0.0
             margin = lowest_on - (float(on_grid[~on].max()) if (~on).any() else 0.0)
-        if sizes is not None and not (1 / st.like_size <= _size_of(sc, die) / sizes
-                                      <= st.like_size):
+        if sizes is not None and not like_size(sc, die, sizes):
             doubt(die, Doubt.SIZE)
         if out:
             die.problem = Reason.EDGE
@@ -118,6 +113,21 @@ def _learnt_grid(sc: Scene, die: Die) -> tuple[int | None, np.ndarray, np.ndarra
         return die.value, contrast, on
     more = fit_layout(at[on], sc.layouts)
     return (None if more is None else more.value), contrast, on
+
+
+def dice_size(sc: Scene, dice: list[Die]) -> float | None:
+    """The size of the frame's ``dice``: the median edge of their finds, None with fewer
+    than :attr:`~dicetray.vision.settings.ReaderSettings.refs` faces to measure. Dice in
+    one frame are one size: a face read at another size was framed wrongly. Only faces
+    of two pips or more set it (it was once their pips' spread, which a 1 has not)."""
+    multi = [_size_of(sc, die) for die in dice if die.value > 1]
+    return median(multi) if len(multi) >= sc.st.refs else None
+
+
+def like_size(sc: Scene, die: Die, size: float) -> bool:
+    """Whether ``die`` is of the dice's ``size`` (:func:`dice_size`), within
+    :attr:`~dicetray.vision.settings.ReaderSettings.like_size`."""
+    return 1 / sc.st.like_size <= _size_of(sc, die) / size <= sc.st.like_size
 
 
 def _size_of(sc: Scene, die: Die) -> float:

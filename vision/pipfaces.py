@@ -31,7 +31,7 @@ from dicetray.vision.reading import Reason
 from dicetray.vision.settings import DEFAULT_SETTINGS, ReaderSettings
 
 __all__ = ["Die", "Doubt", "analyse", "confirm", "doubt", "face_of", "faces", "look_closer",
-           "read_apart", "read_as", "read_candidate", "take", "unread_at"]
+           "read_apart", "read_as", "read_candidate", "shown_edge", "take", "unread_at"]
 
 #: The most pips a face shows.
 _MOST_PIPS = 6
@@ -73,6 +73,13 @@ class Die:
     # a face read by looking closer: the contrast map its grid is read on, and the
     # working px of its top-left corner
     spots_map: tuple[np.ndarray, int, int] | None = None
+
+
+def shown_edge(sc: Scene, die: Die) -> float:
+    """The edge (frame px) ``die`` is shown with: its pips' spread scaled to an edge (a
+    lone pip's is the spread of the frame's other faces, as wide apart as their pips
+    are to its pip's width: :func:`analyse`)."""
+    return 2 * sc.st.half_edge * die.offset / sc.scale
 
 
 def doubt(die: Die, why: Doubt) -> None:

@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from dicetray.vision.detector import Candidate
-from dicetray.vision.pipfaces import Die, Doubt
+from dicetray.vision.pipfaces import Die, Doubt, shown_edge
 from dicetray.vision.pipscene import Scene, smeared
 from dicetray.vision.reading import DieReading, LeftOut, Reading, Reason, Why
 
@@ -77,7 +77,7 @@ def verdict(sc: Scene, found: list[Die], unread: list[Die], guessed: list[Die],
             angle=die.fit.angle if die.value > 1 else 0.0,
             zone=zone(calibration, float(die.fit.centre[0]) / s, float(die.fit.centre[1]) / s),
             confidence=die.confidence,
-            size=2 * st.half_edge * die.offset / s,
+            size=shown_edge(sc, die),
         )
         for die in sorted((*found, *guessed), key=lambda d: (d.fit.centre[1], d.fit.centre[0]))
     )

@@ -156,6 +156,24 @@ class TestBuild:
         assert report.status == "unsure"
         assert "frame 1: 5 dice found, expected 4" in report.problems
 
+    def test_a_frame_of_another_count_is_said_once(self) -> None:
+        empty, shots, truths = _frames(3)
+        fake = _fake_reader(truths)
+
+        def told(frame: np.ndarray, calibration: Calibration | None,
+                 dice: int | None) -> Reading:
+            # as the recognizer answers, told another count than it finds
+            got = fake(frame, calibration, dice)
+            if calibration is None or dice is None or len(got.dice) == dice:
+                return got
+            return Reading("unsure", f"wrong-count: expected {dice} dice, found "
+                           f"{len(got.dice)}", got.dice)
+
+        _, report = build_calibration(empty, shots, dice=4, reader=told)
+        assert report.status == "unsure"
+        assert report.problems == tuple(f"frame {i}: 5 dice found, expected 4"
+                                        for i in range(1, len(shots) + 1))
+
     def test_saved_and_loaded(self, tmp_path: Path) -> None:
         empty, shots, truths = _frames(3)
         calibration, _ = build_calibration(empty, shots, reader=_fake_reader(truths))
