@@ -350,14 +350,15 @@ class Opinion:
                     why: dict[Candidate, Why]) -> list[Die]:
         """The dice the pips read, weighed against the classifier (``seen``).
 
-        A single pip on a faint find is a die only when the classifier is sure of the 1
-        (or sees another face there), and so is one on a find far smaller than the others
-        (``speck``). A value the classifier is fairly sure is another (``fairly_sure``) is
-        read again from the top face alone (:meth:`_top_face`);
-        failing that, or when the classifier is less sure, a value it reads as another
+        A single pip on a faint find is a die only when the classifier is sure of the 1 (or
+        sees another face there), and so is one on a find far smaller than the others
+        (``speck``); one that looks like the dice read is shown in doubt, or read when the
+        classifier is fairly sure of the 1. A value the classifier is fairly sure is another
+        (``fairly_sure``) is read again from the top face alone (:meth:`_top_face`); failing
+        that, or when the classifier is less sure, a value it reads as another
         (``net_doubt``, ``other_value``) is put in doubt. A die the pips read in doubt is
-        settled when the classifier is fairly sure of the same value, or when the top
-        face alone reads as another it is fairly sure of; one still in doubt shows the
+        settled when the classifier is fairly sure of the same value, or when the top face
+        alone reads as another it is fairly sure of; one still in doubt shows the
         classifier's value when it is the likelier, unless that value needs a pip on the
         face's blank centre (:meth:`_centre_blank`).
         """
@@ -381,11 +382,15 @@ class Opinion:
         dice = [d for d, is_stray in zip(dice, flags, strict=True) if not is_stray]
         # ... unless it looks like the dice read here (their body's colour, size and
         # shape): a die showing a 1 whose small pip the classifier is unsure of, shown in
-        # doubt (dropped, the answer would be a die short and look sure)
+        # doubt (dropped, the answer would be a die short and look sure), unless it is
+        # fairly sure of the 1
         kin = look_alike(self.img, strays, dice, [], seen,
                          [d.found for d in (*dice, *strays) if d.found is not None], st,
                          read=True)
         shown = {id(k) for k in kin}
+        for d in kin:  # settled as any face in doubt: the classifier is fairly sure of it
+            if float(seen[id(d)][d.value]) >= st.fairly_sure:
+                d.problem, d.detail = None, ""
         for d in strays:
             if d.found is not None and id(d) not in shown:
                 why[d.found] = Why.SPECK
