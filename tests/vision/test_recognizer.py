@@ -388,6 +388,25 @@ class TestSecondOpinion:
 
         fakes.answers(fake)
 
+    #: Three dice above (x, y, value), read surely, and a find below them at (320, 380).
+    ROW = ((160.0, 200.0, 3), (320.0, 200.0, 4), (480.0, 200.0, 5))
+
+    def row_and_one_below(self, fakes: Fakes, size: float, score: float, p: float) -> None:
+        """The detector finds :attr:`ROW` and a find of ``size`` and ``score`` below it;
+        the classifier is sure (0.95) of the row's values and gives the find below a 1
+        at ``p``."""
+        found = [Candidate(x, y, 64.0, 0.9, "flat") for x, y, _ in self.ROW]
+        found.append(Candidate(320.0, 380.0, size, score, "flat"))
+        fakes.finds(lambda img, *_: found)
+
+        def fake(frame: np.ndarray, where: list, turns: int = 4,
+                 first: np.ndarray | None = None) -> np.ndarray:
+            return np.array([sure_of(1, p) if y > 300 else
+                             sure_of(next(v for dx, _, v in self.ROW if dx == x), 0.95)
+                             for x, y, _ in where])
+
+        fakes.answers(fake)
+
     @staticmethod
     def detector_finds(fakes: Fakes, score: float) -> None:
         """The detector finds one die at the frame's centre with this score."""
@@ -418,19 +437,8 @@ class TestSecondOpinion:
         # a white 1 among white dice, found faintly (as on dark felt, tray view 150033):
         # like the dice read, it is shown in doubt, and read where the classifier is
         # fairly sure (0.7) of the 1 though not sure (0.8)
-        dice = [(160.0, 200.0, 3), (320.0, 200.0, 4), (480.0, 200.0, 5)]
-        found = [Candidate(x, y, 64.0, 0.9, "flat") for x, y, _ in dice]
-        found.append(Candidate(320.0, 380.0, 64.0, 0.4, "flat"))
-        fakes.finds(lambda img, *_: found)
-
-        def fake(frame: np.ndarray, where: list, turns: int = 4,
-                 first: np.ndarray | None = None) -> np.ndarray:
-            return np.array([sure_of(1, p) if y > 300 else
-                             sure_of(next(v for dx, _, v in dice if dx == x), 0.95)
-                             for x, y, _ in where])
-
-        fakes.answers(fake)
-        img = tray([(x, y, v, 64, 0) for x, y, v in dice] + [(320.0, 380.0, 1, 64, 0)],
+        self.row_and_one_below(fakes, 64.0, 0.4, p)
+        img = tray([(x, y, v, 64, 0) for x, y, v in self.ROW] + [(320.0, 380.0, 1, 64, 0)],
                    bg=(200, 200, 200))
         roll = fakes.read(img)
         assert roll.values == (1, 3, 4, 5) and roll.ok == ok, roll
@@ -438,8 +446,8 @@ class TestSecondOpinion:
             assert roll.reason.endswith("is found faintly and read unsurely as a 1")
 
     def test_a_white_one_found_faintly_on_dark_felt_is_read(self) -> None:
-        # tray view 150033 in white: the 1 found at 0.45, the classifier 0.79 sure of it;
-        # refused before as found faintly and read unsurely
+        # tray view 150033 in white: the 1 found at 0.45, the classifier 0.79 sure of it
+        # in the one view it is read in; refused before as found faintly and read unsurely
         frame, truth = render(tray_view(150033, "white"))
         for dice in (None, 5):
             roll = read(frame, dice=dice)
@@ -453,19 +461,8 @@ class TestSecondOpinion:
     def test_one_spot_on_a_find_far_smaller_than_the_dice_is_a_speck(
         self, fakes: Fakes, size: float, p: float, values: tuple[int, ...]
     ) -> None:
-        dice = [(160.0, 200.0, 3), (320.0, 200.0, 4), (480.0, 200.0, 5)]
-        found = [Candidate(x, y, 64.0, 0.9, "flat") for x, y, _ in dice]
-        found.append(Candidate(320.0, 380.0, size, 0.9, "flat"))
-        fakes.finds(lambda img, *_: found)
-
-        def fake(frame: np.ndarray, where: list, turns: int = 4,
-                 first: np.ndarray | None = None) -> np.ndarray:
-            return np.array([sure_of(1, p) if y > 300 else
-                             sure_of(next(v for dx, _, v in dice if dx == x), 0.95)
-                             for x, y, _ in where])
-
-        fakes.answers(fake)
-        img = tray([(x, y, v, 64, 0) for x, y, v in dice], bg=(200, 200, 200))
+        self.row_and_one_below(fakes, size, 0.9, p)
+        img = tray([(x, y, v, 64, 0) for x, y, v in self.ROW], bg=(200, 200, 200))
         cv2.circle(img, (320, 380), 6, BLACK, -1, cv2.LINE_AA)  # a speck, or a 1's pip
         roll = fakes.read(img)
         assert roll.values == values, roll
