@@ -13,7 +13,7 @@ import numpy as np
 
 from dicetray.vision.layouts import fit_layout, value_of_spots
 from dicetray.vision.measure import median, roundness, sample
-from dicetray.vision.pipfaces import Die, Doubt, doubt
+from dicetray.vision.pipfaces import Die, Doubt, doubt, shown_edge
 from dicetray.vision.pipscene import Scene
 from dicetray.vision.reading import Reason
 
@@ -131,12 +131,11 @@ def like_size(sc: Scene, die: Die, size: float) -> bool:
 
 
 def _size_of(sc: Scene, die: Die) -> float:
-    """A die's size for comparing with the others': its find's edge when the detector
-    found it (working px do not matter: the dice of one frame share them), else its
-    pips' spread scaled to an edge."""
+    """A die's size for comparing with the others', frame px: its find's edge when the
+    detector found it, else the edge it is shown with (:func:`shown_edge`)."""
     if die.found is not None:
         return float(die.found.size)
-    return 2 * sc.st.half_edge * die.offset
+    return shown_edge(sc, die)
 
 
 def _near_spots(sc: Scene, die: Die, on_grid: np.ndarray) -> np.ndarray:
