@@ -23,6 +23,10 @@ style, N trays (tray ``t`` has the light, felt, table and camera of
 calibration, with it, and with it told the count:
 
     python3 benchmarks/tray_view.py --calibrated 5 --rolls 8 --seed 40000
+
+With ``--jpeg Q`` every frame (calibration frames too) is read as a JPEG photo of quality
+Q, as photos from a phone or a web page arrive: encoded with OpenCV's encoder (colour
+sampled at half the resolution, as most cameras do) and decoded before it is read.
 """
 
 from __future__ import annotations
@@ -59,22 +63,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--calibrated", type=int, default=0,
                     help="trays per style read with a calibration of their own (see above)")
     ap.add_argument("--calibrate", type=int, default=4, help="rolls each tray is calibrated on")
+    ap.add_argument("--jpeg", type=int, default=0, metavar="Q",
+                    help="read each frame as a JPEG of quality Q (1-100; 0: as rendered)")
     args = ap.parse_args(argv)
+    if not 0 <= args.jpeg <= 100:
+        ap.error("--jpeg takes a quality from 1 to 100 (0: no JPEG)")
     cv2.setNumThreads(args.threads)
     w, h = (int(v) for v in args.size.lower().split("x"))
     if args.calibrated:
         return calibrated(args.calibrated, args.calibrate, args.rolls, args.seed,
-                          args.styles.split(","), (w, h))
+                          args.styles.split(","), (w, h), args.jpeg)
     baseline = GolsteynReader()
 
     def rolls(style: str) -> Iterator[tuple[str, Any, tuple[Any, ...]]]:
         for seed in range(args.seed, args.seed + args.rolls):
-            frame, truth = render(tray_view(seed, style, image_size=(w, h)))
+            frame, truth = shot(tray_view(seed, style, image_size=(w, h)), args.jpeg)
             yield (f"seed {seed}", truth,
                    (read(frame), read(frame, dice=len(truth.dice)), baseline.read(frame)))
 
-    print(f"{args.rolls} rolls a style from seed {args.seed}, {w}x{h}; right / refused / "
-          "silently wrong\n")
+    print(f"{args.rolls} rolls a style from seed {args.seed}, {w}x{h}{_as_jpeg(args.jpeg)}; "
+          "right / refused / silently wrong\n")
     reasons = _table(WAYS, args.styles.split(","), rolls, shown=2)
     print("\nthe reader's refusals (without and with the count), by reason: "
           + (", ".join(f"{k} {v}" for k, v in reasons.most_common()) or "none"))
@@ -84,8 +92,31 @@ def main(argv: list[str] | None = None) -> int:
 CALIBRATED = ("no calibration", "calibrated", "calibrated, told the count")
 
 
+def shot(scene: Any, jpeg: int = 0, variant: int = 0) -> tuple[Any, Any]:
+    """``scene`` rendered (``variant``: see :func:`~dicetray.vision.render.render`), and
+    with ``jpeg`` (a quality, 1-100) as the same frame saved as a JPEG photo and read back.
+
+    >>> from dicetray.vision.scene import tray_view
+    >>> raw, truth = shot(tray_view(3000, "red", image_size=(320, 180)))
+    >>> photo, same = shot(tray_view(3000, "red", image_size=(320, 180)), jpeg=75)
+    >>> photo.shape == raw.shape and same == truth and bool((photo != raw).any())
+    True
+    """
+    frame, truth = render(scene, variant)
+    if jpeg:
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
+        if not ok:
+            raise ValueError(f"OpenCV could not write a JPEG of quality {jpeg}")
+        frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return frame, truth
+
+
+def _as_jpeg(quality: int) -> str:
+    return f", read as JPEG photos of quality {quality}" if quality else ""
+
+
 def calibrated(trays: int, calibrate: int, rolls: int, seed: int, styles: list[str],
-               size: tuple[int, int]) -> int:
+               size: tuple[int, int], jpeg: int = 0) -> int:
     """Tray views read by trays calibrated on frames of their own (see the module's
     docstring): per style and in all, right / refused / silently wrong each way, and every
     answer that is not right."""
@@ -95,9 +126,9 @@ def calibrated(trays: int, calibrate: int, rolls: int, seed: int, styles: list[s
         for t in range(trays):
             first = seed + 1000 * t
             base = tray_view(first, style, image_size=size)
-            empty = [render(base.with_dice(()), i)[0] for i in range(2)]
-            shots = [render(base.with_dice(tray_view(first + k, style, image_size=size).dice), k)
-                     for k in range(1, calibrate + rolls + 1)]
+            empty = [shot(base.with_dice(()), jpeg, i)[0] for i in range(2)]
+            shots = [shot(base.with_dice(tray_view(first + k, style, image_size=size).dice),
+                          jpeg, k) for k in range(1, calibrate + rolls + 1)]
             calibration, _ = build_calibration(empty, [f for f, _ in shots[:calibrate]], dice=5)
             for k, (frame, truth) in enumerate(shots[calibrate:], calibrate + 1):
                 yield (f"tray {first}, roll {first + k}", truth,
@@ -105,8 +136,8 @@ def calibrated(trays: int, calibrate: int, rolls: int, seed: int, styles: list[s
                         read(frame, calibration, dice=len(truth.dice))))
 
     print(f"{trays} trays a style from seed {seed}, each calibrated on 2 empty frames and "
-          f"{calibrate} rolls, {rolls} other rolls read; {size[0]}x{size[1]}; right / "
-          "refused / silently wrong\n")
+          f"{calibrate} rolls, {rolls} other rolls read; {size[0]}x{size[1]}{_as_jpeg(jpeg)}; "
+          "right / refused / silently wrong\n")
     _table(CALIBRATED, styles, read_back, shown=len(CALIBRATED))
     return 0
 

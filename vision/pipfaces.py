@@ -481,7 +481,10 @@ def unread_at(sc: Scene, cand: Candidate, problem: Reason | None, detail: str) -
 
 
 def read_candidate(sc: Scene, cand: Candidate) -> Die:
-    """Read a die the detector found from the pips on its face (value 0: unreadable)."""
+    """Read a die the detector found from the pips on its face (value 0: unreadable): the
+    face the most pips nearest its centre make, of the polarity most of the pips near it
+    have, or of the other when that takes in more pips (one pip found in two channels,
+    light in one and dark in the other)."""
     p, st = sc.pips, sc.st
     centre, a, dist = sc.on_find(cand)
     near = np.flatnonzero(dist <= st.find_reach * st.half_edge * a)
@@ -490,12 +493,16 @@ def read_candidate(sc: Scene, cand: Candidate) -> Die:
         for dark in (majority, not majority):
             own = near[p.dark[near] == dark]
             own = own[np.argsort(dist[own])]
-            # the face's own pips lie nearest its centre; side faces' and neighbours'
-            # further out
-            for k in range(min(_MOST_PIPS, len(own)), 0, -1):
-                die = face_of(sc, own[:k], centre, a, dark)
-                if die is not None:
-                    return die
+            die = _nearest_face(sc, own, centre, a, dark)
+            if die is not None and dark == majority:
+                # looked at closer, one pip can be found twice: a white pip on a red face
+                # is light in the colour channels and dark in the red-green opponent one;
+                # the other polarity's face is read when it takes in more pips
+                other = near[p.dark[near] != dark]
+                other = other[np.argsort(dist[other])]
+                return _nearest_face(sc, other, centre, a, not dark, len(die.pips)) or die
+            if die is not None:
+                return die
             # at a slant a side face's pip can lie nearer the centre than the face's own:
             # try leaving out any pips, the most pips and the nearest first
             for idx in _subsets(own[:st.subset_pips], dist, st.subset_tries):
@@ -505,6 +512,18 @@ def read_candidate(sc: Scene, cand: Candidate) -> Die:
     unread = unread_at(sc, cand, Reason.AMBIGUOUS, "die at {where} shows no face that can be read")
     unread.pips = near.tolist()
     return unread
+
+
+def _nearest_face(sc: Scene, own: np.ndarray, centre: np.ndarray, a: float, dark: bool,
+                  more_than: int = 0) -> Die | None:
+    """The face the most of ``own`` (pips of one polarity, nearest the centre first)
+    make, taken nearest first, of more than ``more_than`` pips: the face's own pips lie
+    nearest its centre, side faces' and neighbours' further out."""
+    for k in range(min(_MOST_PIPS, len(own)), more_than, -1):
+        die = face_of(sc, own[:k], centre, a, dark)
+        if die is not None:
+            return die
+    return None
 
 
 def _subsets(pips: np.ndarray, dist: np.ndarray, tries: int) -> list[np.ndarray]:

@@ -22,6 +22,7 @@ import pytest
         "benchmarks.steady",
         "benchmarks.advisor",
         "benchmarks.calibration",
+        "benchmarks.tray_view",
     ],
 )
 def test_docstring_examples(name: str) -> None:
