@@ -32,7 +32,8 @@ def look_alike(img: np.ndarray, dropped: list[Die], known: list[Die], unread: li
     already shown (``known``, ``unread``) found twice: each shown in doubt with the value
     the classifier finds likeliest. With ``read``,
     the dropped finds hold a value the pips read, which they keep: a die to the
-    classifier is then one whose value it finds likelier than no die.
+    classifier is then one whose value it finds likelier than no die, and its patch need
+    not be die-shaped (the pip says it shows a face).
     """
     measured = _measured(img, known, unread, finds, st) if dropped else None
     if measured is None:
@@ -44,7 +45,10 @@ def look_alike(img: np.ndarray, dropped: list[Die], known: list[Die], unread: li
         assert cand is not None
         not_die = (float(p[_NONE]) >= float(p[die.value]) if read
                    else float(p[_NONE]) > st.alike_none)
-        if not_die or not _kin(img, cand, bodies, shown, mid, st):
+        # a pip read on it is a face: its patch need not be die-shaped (beside a tray's
+        # rim or a table's edge a die's patch runs one way, and a die dropped so leaves the
+        # answer a die short)
+        if not_die or not _kin(img, cand, bodies, shown, mid, st, shaped=not read):
             continue
         shown.append(cand)
         if read:
@@ -107,12 +111,13 @@ def _measured(img: np.ndarray, known: list[Die], unread: list[Die], every: list,
 
 
 def _kin(img: np.ndarray, cand: Candidate, bodies: np.ndarray, shown: list,
-         mid: float, st: ReaderSettings) -> bool:
+         mid: float, st: ReaderSettings, shaped: bool = True) -> bool:
     """Whether ``cand`` is no find already ``shown`` (``twice``), about as large as the
-    median find ``mid``, die-shaped, and like one of the dice's ``bodies`` in colour."""
+    median find ``mid``, die-shaped (where ``shaped`` asks it), and like one of the dice's
+    ``bodies`` in colour."""
     return not (near(cand, shown, st.twice)
                 or not 1 / st.like_size <= cand.size / mid <= st.like_size
-                or patch_roundness(img, cand, st.patch * cand.size) < st.alike_round
+                or (shaped and patch_roundness(img, cand, st.patch * cand.size) < st.alike_round)
                 or colour_gap(body(img, cand, st.middle), bodies) > st.look_alike)
 
 

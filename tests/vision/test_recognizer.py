@@ -445,6 +445,28 @@ class TestSecondOpinion:
         if not ok:
             assert roll.reason.endswith("is found faintly and read unsurely as a 1")
 
+    def test_one_spot_on_a_faint_find_like_the_dice_beside_a_straight_edge_is_read(
+        self, fakes: Fakes
+    ) -> None:
+        # a tray's rim across the find's patch makes its gradients run one way (as beside
+        # black 160010's 1, found at 0.49 in a JPEG of quality 75): not die-shaped, it was
+        # dropped as a speck and the answer, a die short, looked sure
+        self.row_and_one_below(fakes, 64.0, 0.4, 0.75)
+        img = tray([(x, y, v, 64, 0) for x, y, v in self.ROW] + [(320.0, 380.0, 1, 64, 0)],
+                   bg=(200, 200, 200))
+        cv2.rectangle(img, (0, 334), (639, 338), (40, 40, 40), -1)  # the rim
+        roll = fakes.read(img)
+        assert roll.values == (1, 3, 4, 5) and roll.ok, roll
+
+    def test_a_black_one_by_the_rim_saved_as_a_jpeg_is_read(self) -> None:
+        frame, truth = render(tray_view(160010, "black"))
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 75])
+        assert ok
+        photo = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        for dice in (None, 5):
+            roll = read(photo, dice=dice)
+            assert roll.ok and roll.values == truth.values, roll.reason
+
     def test_a_white_one_found_faintly_on_dark_felt_is_read(self) -> None:
         # tray view 150033 in white: the 1 found at 0.45, the classifier 0.79 sure of it
         # in the one view it is read in; refused before as found faintly and read unsurely
