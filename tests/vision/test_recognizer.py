@@ -20,7 +20,7 @@ from dicetray.vision.parts import FaceClassifier
 from dicetray.vision.pipfaces import Die, analyse, read_apart, read_as, read_candidate
 from dicetray.vision.pipscene import windows as windows_around
 from dicetray.vision.reading import Reason, Why
-from dicetray.vision.render import render
+from dicetray.vision.render import FrameTruth, render
 from dicetray.vision.scene import random_scene, tray_view
 from dicetray.vision.settings import ReaderSettings
 
@@ -71,6 +71,22 @@ FIVE = [
     (200, 330, 6, 60, 80),
     (420, 340, 4, 60, 20),
 ]
+
+
+def tray_photo(seed: int, style: str, quality: int = 75) -> tuple[np.ndarray, FrameTruth]:
+    """Tray view ``seed`` of ``style`` dice saved as a JPEG of ``quality`` and read back
+    (as photos from a phone or the web arrive), and its truth."""
+    frame, truth = render(tray_view(seed, style))
+    ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return cv2.imdecode(data, cv2.IMREAD_COLOR), truth
+
+
+def read_right_untold_and_told(frame: np.ndarray, truth: FrameTruth) -> None:
+    """``frame`` is read right without and with the count of its dice."""
+    for dice in (None, len(truth.dice)):
+        roll = read(frame, dice=dice)
+        assert roll.ok and roll.values == truth.values, roll.reason
 
 
 def sure_of(value: int, p: float) -> np.ndarray:
@@ -459,13 +475,7 @@ class TestSecondOpinion:
         assert roll.values == (1, 3, 4, 5) and roll.ok, roll
 
     def test_a_black_one_by_the_rim_saved_as_a_jpeg_is_read(self) -> None:
-        frame, truth = render(tray_view(160010, "black"))
-        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 75])
-        assert ok
-        photo = cv2.imdecode(data, cv2.IMREAD_COLOR)
-        for dice in (None, 5):
-            roll = read(photo, dice=dice)
-            assert roll.ok and roll.values == truth.values, roll.reason
+        read_right_untold_and_told(*tray_photo(160010, "black"))
 
     def test_a_white_one_found_faintly_on_dark_felt_is_read(self) -> None:
         # tray view 150033 in white: the 1 found at 0.45, the classifier 0.79 sure of it
@@ -1180,13 +1190,7 @@ class TestReadCandidate:
         # twice: light in the colour channels, dark in the red-green opponent channel. The
         # dark ones were the more (a tie) and their nearest made a 2, read in doubt against
         # the classifier's 5 (160008) or 6 (150036): refused before
-        frame, truth = render(tray_view(seed, style))
-        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 75])
-        assert ok
-        photo = cv2.imdecode(data, cv2.IMREAD_COLOR)
-        for dice in (None, 5):
-            roll = read(photo, dice=dice)
-            assert roll.ok and roll.values == truth.values, roll.reason
+        read_right_untold_and_told(*tray_photo(seed, style))
 
 
 class TestFrames:
