@@ -490,17 +490,18 @@ def read_candidate(sc: Scene, cand: Candidate) -> Die:
     near = np.flatnonzero(dist <= st.find_reach * st.half_edge * a)
     if len(near):
         majority = bool(2 * np.count_nonzero(p.dark[near]) >= len(near))  # half or more dark
+        # each polarity's pips near the find, nearest its centre first
+        nearest = {dark: near[p.dark[near] == dark] for dark in (True, False)}
+        nearest = {dark: own[np.argsort(dist[own])] for dark, own in nearest.items()}
         for dark in (majority, not majority):
-            own = near[p.dark[near] == dark]
-            own = own[np.argsort(dist[own])]
+            own = nearest[dark]
             die = _nearest_face(sc, own, centre, a, dark)
             if die is not None and dark == majority:
                 # looked at closer, one pip can be found twice: a white pip on a red face
                 # is light in the colour channels and dark in the red-green opponent one;
                 # the other polarity's face is read when it takes in more pips
-                other = near[p.dark[near] != dark]
-                other = other[np.argsort(dist[other])]
-                return _nearest_face(sc, other, centre, a, not dark, len(die.pips)) or die
+                return _nearest_face(sc, nearest[not dark], centre, a, not dark,
+                                     len(die.pips)) or die
             if die is not None:
                 return die
             # at a slant a side face's pip can lie nearer the centre than the face's own:
