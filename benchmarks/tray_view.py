@@ -24,9 +24,10 @@ calibration, with it, and with it told the count:
 
     python3 benchmarks/tray_view.py --calibrated 5 --rolls 8 --seed 40000
 
-With ``--jpeg Q`` every frame (calibration frames too) is read as a JPEG photo of quality
-Q, as photos from a phone or a web page arrive: encoded with OpenCV's encoder (colour
-sampled at half the resolution, as most cameras do) and decoded before it is read.
+Tray views are rendered as JPEG photos of quality 90 (``tray_view``'s look). With
+``--jpeg Q`` every frame (calibration frames too) is rendered at quality Q instead (the
+renderer's own JPEG step: OpenCV's encoder, colour at half the resolution, as most cameras
+store it), as photos from a phone or a web page arrive.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import argparse
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="trays per style read with a calibration of their own (see above)")
     ap.add_argument("--calibrate", type=int, default=4, help="rolls each tray is calibrated on")
     ap.add_argument("--jpeg", type=int, default=0, metavar="Q",
-                    help="read each frame as a JPEG of quality Q (1-100; 0: as rendered)")
+                    help="render each frame as a JPEG of quality Q (1-100; 0: the view's own, 90)")
     args = ap.parse_args(argv)
     if not 0 <= args.jpeg <= 100:
         ap.error("--jpeg takes a quality from 1 to 100 (0: no JPEG)")
@@ -93,26 +95,24 @@ CALIBRATED = ("no calibration", "calibrated", "calibrated, told the count")
 
 
 def shot(scene: Any, jpeg: int = 0, variant: int = 0) -> tuple[Any, Any]:
-    """``scene`` rendered (``variant``: see :func:`~dicetray.vision.render.render`), and
-    with ``jpeg`` (a quality, 1-100) as the same frame saved as a JPEG photo and read back.
+    """``scene`` rendered (``variant``: see :func:`~dicetray.vision.render.render`); with
+    ``jpeg`` (a quality, 1-100) as a JPEG photo of that quality in place of its look's.
 
     >>> from dicetray.vision.scene import tray_view
-    >>> raw, truth = shot(tray_view(3000, "red", image_size=(320, 180)))
-    >>> photo, same = shot(tray_view(3000, "red", image_size=(320, 180)), jpeg=75)
-    >>> photo.shape == raw.shape and same == truth and bool((photo != raw).any())
+    >>> view = tray_view(3000, "red", image_size=(320, 180))
+    >>> (as90, truth), (as75, same) = shot(view), shot(view, jpeg=75)
+    >>> as75.shape == as90.shape and same == truth and bool((as75 != as90).any())
+    True
+    >>> bool((shot(view, jpeg=90)[0] == as90).all())  # a tray view's own quality
     True
     """
-    frame, truth = render(scene, variant)
     if jpeg:
-        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
-        if not ok:
-            raise ValueError(f"OpenCV could not write a JPEG of quality {jpeg}")
-        frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    return frame, truth
+        scene = replace(scene, look=replace(scene.look, jpeg=jpeg))
+    return render(scene, variant)
 
 
 def _as_jpeg(quality: int) -> str:
-    return f", read as JPEG photos of quality {quality}" if quality else ""
+    return f", rendered as JPEG photos of quality {quality}" if quality else ""
 
 
 def calibrated(trays: int, calibrate: int, rolls: int, seed: int, styles: list[str],

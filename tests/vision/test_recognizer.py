@@ -74,8 +74,9 @@ FIVE = [
 
 
 def tray_photo(seed: int, style: str, quality: int = 75) -> tuple[np.ndarray, FrameTruth]:
-    """Tray view ``seed`` of ``style`` dice saved as a JPEG of ``quality`` and read back
-    (as photos from a phone or the web arrive), and its truth."""
+    """Tray view ``seed`` of ``style`` dice (rendered as a JPEG of quality 90) saved again
+    as a JPEG of ``quality`` and read back, as a photo passed on by a chat app or a web
+    page arrives, and its truth."""
     frame, truth = render(tray_view(seed, style))
     ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
     assert ok
@@ -465,8 +466,8 @@ class TestSecondOpinion:
         self, fakes: Fakes
     ) -> None:
         # a tray's rim across the find's patch makes its gradients run one way (as beside
-        # black 160010's 1, found at 0.49 in a JPEG of quality 75): not die-shaped, it was
-        # dropped as a speck and the answer, a die short, looked sure
+        # black 160010's 1, found at 0.49 saved again as a JPEG of quality 75): not
+        # die-shaped, it was dropped as a speck and the answer, a die short, looked sure
         self.row_and_one_below(fakes, 64.0, 0.4, 0.75)
         img = tray([(x, y, v, 64, 0) for x, y, v in self.ROW] + [(320.0, 380.0, 1, 64, 0)],
                    bg=(200, 200, 200))
@@ -1185,7 +1186,7 @@ class TestReadCandidate:
     @pytest.mark.parametrize(("seed", "style"), [(160008, "red"), (150036, "red")])
     def test_a_face_whose_pips_show_in_both_polarities_is_read_whole(
             self, seed: int, style: str) -> None:
-        # saved as a JPEG of quality 75, a red die's white pip runs into a side face's
+        # saved again as a JPEG of quality 75, a red die's white pip runs into a side face's
         # marks and is missed at first; looked at closer it is found, and every pip shows
         # twice: light in the colour channels, dark in the red-green opponent channel. The
         # dark ones were the more (a tie) and their nearest made a 2, read in doubt against
