@@ -28,6 +28,14 @@ Tray views are rendered as JPEG photos of quality 90 (``tray_view``'s look). Wit
 ``--jpeg Q`` every frame (calibration frames too) is rendered at quality Q instead (the
 renderer's own JPEG step: OpenCV's encoder, colour at half the resolution, as most cameras
 store it), as photos from a phone or a web page arrive.
+
+With ``--cut V`` each frame is cropped so that one die is cut by the frame's edge, the
+share ``V`` (0-1) of its outline's width (or height) left inside, every other die whole
+(:func:`cut_through`): a photo no reader should answer, so a refusal counts as right and
+an answer as silently wrong (unless every value is still right). Rolls no die can be cut
+so in are skipped:
+
+    python3 benchmarks/tray_view.py --rolls 40 --seed 180000 --cut 0.35
 """
 
 from __future__ import annotations
@@ -67,9 +75,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--calibrate", type=int, default=4, help="rolls each tray is calibrated on")
     ap.add_argument("--jpeg", type=int, default=0, metavar="Q",
                     help="render each frame as a JPEG of quality Q (1-100; 0: the view's own, 90)")
+    ap.add_argument("--cut", type=float, default=0.0, metavar="V",
+                    help="crop each frame so one die is cut, the share V (0-1) of it inside")
     args = ap.parse_args(argv)
     if not 0 <= args.jpeg <= 100:
         ap.error("--jpeg takes a quality from 1 to 100 (0: no JPEG)")
+    if not 0 <= args.cut < 1:
+        ap.error("--cut takes the share of a die left inside the frame, from 0 to 1 "
+                 "(0: no cut)")
     cv2.setNumThreads(args.threads)
     w, h = (int(v) for v in args.size.lower().split("x"))
     if args.calibrated:
@@ -80,12 +93,18 @@ def main(argv: list[str] | None = None) -> int:
     def rolls(style: str) -> Iterator[tuple[str, Any, tuple[Any, ...]]]:
         for seed in range(args.seed, args.seed + args.rolls):
             frame, truth = shot(tray_view(seed, style, image_size=(w, h)), args.jpeg)
+            if args.cut:
+                frame = cut_through(frame, truth, args.cut)
+                if frame is None:
+                    continue
             yield (f"seed {seed}", truth,
                    (read(frame), read(frame, dice=len(truth.dice)), baseline.read(frame)))
 
-    print(f"{args.rolls} rolls a style from seed {args.seed}, {w}x{h}{_as_jpeg(args.jpeg)}; "
-          "right / refused / silently wrong\n")
-    reasons = _table(WAYS, args.styles.split(","), rolls, shown=2)
+    cut = (f"; cut so one die is {args.cut:g} inside the frame (a refusal is right)"
+           if args.cut else "")
+    print(f"{args.rolls} rolls a style from seed {args.seed}, {w}x{h}{_as_jpeg(args.jpeg)}"
+          f"{cut}; right / refused / silently wrong\n")
+    reasons = _table(WAYS, args.styles.split(","), rolls, shown=2, refuse=bool(args.cut))
     print("\nthe reader's refusals (without and with the count), by reason: "
           + (", ".join(f"{k} {v}" for k, v in reasons.most_common()) or "none"))
     return 0
@@ -109,6 +128,45 @@ def shot(scene: Any, jpeg: int = 0, variant: int = 0) -> tuple[Any, Any]:
     if jpeg:
         scene = replace(scene, look=replace(scene.look, jpeg=jpeg))
     return render(scene, variant)
+
+
+def cut_through(frame: Any, truth: Any, share: float) -> Any | None:
+    """The part of ``frame`` in which one die of ``truth`` is cut by the frame's edge, the
+    ``share`` of its outline's width (cut from the left or right) or height (from the top
+    or bottom) left inside, every other die whole and at least half the frame kept each
+    way: of the dice and sides that allow it, the one leaving the most of the frame. None
+    where no die allows it.
+
+    >>> from dicetray.vision.scene import tray_view
+    >>> frame, truth = shot(tray_view(3000, "white", image_size=(320, 180)))
+    >>> cut_through(frame, truth, 0.35).shape
+    (180, 217, 3)
+    """
+    h, w = frame.shape[:2]
+    best: tuple[int, tuple[int, int, int, int]] | None = None
+    for die in truth.dice:
+        x0, y0, x1, y1 = die.bbox
+        others = [d.bbox for d in truth.dice if d is not die]
+        gone = 1 - share
+        crops = (  # (left, top, right, bottom) of the part kept, and whether the rest fit
+            ((int(x0 + gone * (x1 - x0)), 0, w, h), all(b[0] >= x0 + gone * (x1 - x0) + 2
+                                                        for b in others)),
+            ((0, 0, int(x1 - gone * (x1 - x0)) + 1, h), all(b[2] <= x1 - gone * (x1 - x0) - 2
+                                                            for b in others)),
+            ((0, int(y0 + gone * (y1 - y0)), w, h), all(b[1] >= y0 + gone * (y1 - y0) + 2
+                                                        for b in others)),
+            ((0, 0, w, int(y1 - gone * (y1 - y0)) + 1), all(b[3] <= y1 - gone * (y1 - y0) - 2
+                                                            for b in others)),
+        )
+        for (a, b, c, d), fits in crops:
+            a, b, c, d = max(0, a), max(0, b), min(w, c), min(h, d)
+            kept = (c - a) * (d - b)
+            if fits and c - a >= w / 2 and d - b >= h / 2 and (best is None or kept > best[0]):
+                best = (kept, (a, b, c, d))
+    if best is None:
+        return None
+    a, b, c, d = best[1]
+    return frame[b:d, a:c].copy()
 
 
 def _as_jpeg(quality: int) -> str:
@@ -144,11 +202,12 @@ def calibrated(trays: int, calibrate: int, rolls: int, seed: int, styles: list[s
 
 def _table(ways: tuple[str, ...], styles: list[str],
            readings: Callable[[str], Iterable[tuple[str, Any, tuple[Any, ...]]]],
-           shown: int) -> Counter[str]:
+           shown: int, refuse: bool = False) -> Counter[str]:
     """Print right / refused / silently wrong per style and in all, each way's column
     from ``readings(style)`` (a label, the truth and one reading per way, frame by frame);
-    every answer of the first ``shown`` ways that is not right goes to stderr. Returns
-    their refusals counted by reason."""
+    every answer of the first ``shown`` ways that is not right goes to stderr. With
+    ``refuse``, no frame should be answered: a refusal is right. Returns their refusals
+    counted by reason."""
     totals = {way: Counter() for way in ways}
     reasons: Counter[str] = Counter()
     print("| dice | " + " | ".join(ways) + " |")
@@ -157,7 +216,7 @@ def _table(ways: tuple[str, ...], styles: list[str],
         counts = {way: Counter() for way in ways}
         for label, truth, answers in readings(style):
             for k, (way, reading) in enumerate(zip(ways, answers, strict=True)):
-                got = outcome(reading.status, reading.values, truth.values)
+                got = outcome(reading.status, reading.values, truth.values, refuse)
                 counts[way][got] += 1
                 if k < shown and got != "right":
                     if got == "refused":

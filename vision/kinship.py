@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import statistics
 
+import cv2
 import numpy as np
 
 from dicetray.vision.classifier import CLASSES
 from dicetray.vision.detector import Candidate
-from dicetray.vision.measure import body, colour_gap, cut, middle, near, patch_roundness
+from dicetray.vision.measure import body, colour_gap, cut, median, middle, near, patch_roundness
 from dicetray.vision.pipfaces import Die
+from dicetray.vision.pipscene import Scene, pips_around
 from dicetray.vision.reading import Reason
 from dicetray.vision.settings import ReaderSettings
 
-__all__ = ["could_be_kin", "cut_off_kin", "look_alike", "odd_one_out", "set_apart"]
+__all__ = ["could_be_kin", "cut_off_kin", "cut_off_marked", "look_alike", "odd_one_out",
+           "set_apart"]
 
 _NONE = CLASSES.index("none")
 
@@ -90,6 +93,33 @@ def cut_off_kin(img: np.ndarray, cand: Candidate, dice: list[Die],
         return False
     bodies = np.array([body(img, k.found, st.middle) for k in kin if k.found is not None])
     return colour_gap(body(img, cand, st.middle), bodies) <= st.look_alike
+
+
+def cut_off_marked(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) -> bool:
+    """Whether a find the frame cuts (``cut_face``) shows, on its part inside the frame
+    (:func:`~dicetray.vision.pipscene.pips_around`), a pip like those of a die the pips
+    read cleanly (``dice``): of its marks' polarity, about its pips' size (``pip_ratio``),
+    on a face of its body colour (``look_alike``, measured around the pip). A die half
+    out of the frame or more is found only faintly, under the detector's threshold,
+    while a pip of its top face still shows; the pale things the frame cuts on the shared
+    photos (a laptop's key, a sheet of paper, the table by a cable) show none."""
+    st = sc.st
+    h, w = img.shape[:2]
+    kin = [d for d in _clean(dice) if d.pips]
+    if not kin or not cut(cand, (float(w), float(h)), st.cut_face):
+        return False
+    pips, face = pips_around(img, cand, sc)
+    if len(pips) == 0:
+        return False
+    faces = cv2.cvtColor(face.clip(0, 255).astype(np.uint8)[None], cv2.COLOR_BGR2LAB)[0]
+    for die in kin:
+        assert die.found is not None
+        size = median(sc.pips.d[die.pips])
+        ratio = np.maximum(pips.d, size) / np.minimum(pips.d, size)
+        gap = np.linalg.norm(faces - body(img, die.found, st.middle), axis=1)
+        if ((pips.dark == die.dark) & (ratio <= st.pip_ratio) & (gap <= st.look_alike)).any():
+            return True
+    return False
 
 
 def _clean(dice: list[Die]) -> list[Die]:

@@ -32,6 +32,7 @@ from dicetray.vision.faces import inside
 from dicetray.vision.kinship import (
     could_be_kin,
     cut_off_kin,
+    cut_off_marked,
     look_alike,
     odd_one_out,
     set_apart,
@@ -90,7 +91,8 @@ class Opinion:
         unread, to refuse the roll without a value (:data:`CUT_NONE`); a ``faint`` find
         it sees as a die smeared by motion is a moving die (:meth:`moving`), and so is a
         die the pips read on a smeared find it likeliest calls unreadable; a ``faint`` find
-        like the dice read is shown in doubt (:meth:`_faint_kin`). ``early``
+        like the dice read is shown in doubt (:meth:`_faint_kin`), and one the frame cuts
+        that shows a pip like theirs refuses the roll (:meth:`_cut_off_faint`). ``early``
         holds its answers, read once, on the finds it was asked about before the pips
         were read; ``why`` gets why each find it leaves out is left out.
         Returns (dice, unread, left out): the last, each find no die stands for, with the
@@ -188,6 +190,9 @@ class Opinion:
         for d in strangers:
             if d.found is not None:
                 why[d.found] = Why.UNLIKE
+        # a faint find the frame cuts showing a pip like the dice's: a die half out of view
+        cut_off += self._cut_off_faint(faint, [*answered, *unread, *moving, *cut_off],
+                                       answered, why)
         unread = [*unread, *moving, *cut_off]
         shown = {d.found for d in (*answered, *unread)}
         left_out = {d.found: seen[id(d)] for d in every
@@ -252,6 +257,23 @@ class Opinion:
         for die in shown_too:  # (only these live on: a key of ``seen`` is an object's id)
             seen[id(die)] = asked[id(die)]
         return shown_too
+
+    def _cut_off_faint(self, faint: list[Candidate], shown: list[Die], dice: list[Die],
+                       why: dict[Candidate, Why]) -> list[Die]:
+        """The ``faint`` finds the frame cuts that show a pip like the ``dice``'s
+        (:func:`~dicetray.vision.kinship.cut_off_marked`), away from every die ``shown``
+        (``streak``) and not left out already (in ``why``): each kept unread, refusing the
+        roll with no value shown (:data:`CUT_NONE`): a die half out of the frame, which
+        left out would leave the roll answered a die short."""
+        placed = [d.found for d in shown if d.found is not None]
+        out = []
+        for c in faint:
+            if (c in why or near(c, placed, self.st.streak)
+                    or not cut_off_marked(self.img, c, dice, self.sc)):
+                continue
+            out.append(unread_at(self.sc, c, Reason.EDGE, CUT_NONE))
+            placed.append(c)
+        return out
 
     def moving(self, finds: list[Candidate], others: list[Candidate],
                probs: np.ndarray | None = None, sure: float | None = None) -> list[Candidate]:

@@ -38,8 +38,8 @@ from dicetray.vision.pips import (
 from dicetray.vision.resize import resize
 from dicetray.vision.settings import DEFAULT_SETTINGS, ReaderSettings
 
-__all__ = ["Scene", "face_pips", "face_tolerance", "links", "scene", "smeared", "widened",
-           "windows"]
+__all__ = ["Scene", "face_pips", "face_tolerance", "links", "pips_around", "scene", "smeared",
+           "widened", "windows"]
 
 #: Points on the ring sampled around each pip.
 _RING_POINTS = 12
@@ -150,6 +150,32 @@ def face_pips(work: np.ndarray, kernel: int, st: ReaderSettings, closer: bool = 
     half = colour.shape[1] // 2
     face = (colour[:, half - 1].astype(np.float32) + colour[:, half]) / 2  # the median
     return pips.take(ok), face[ok], maps
+
+
+def pips_around(img: np.ndarray, cand: Candidate, sc: Scene) -> tuple[Pips, np.ndarray]:
+    """The pips found in the frame ``img`` around a find (``patch`` of its edge each side,
+    the part inside the frame) at the scene's scale, as :func:`face_pips` finds them, and
+    each one's face colour (BGR); none where that part is too small to look at. For a
+    find outside the windows the scene was read in (see :func:`scene`).
+
+    >>> import cv2
+    >>> tray = np.full((120, 160, 3), (60, 110, 40), np.uint8)
+    >>> _ = cv2.rectangle(tray, (50, 40), (80, 70), (235, 235, 235), -1)
+    >>> _ = cv2.circle(tray, (65, 55), 3, (20, 20, 20), -1)
+    >>> pips, face = pips_around(tray, Candidate(65.0, 55.0, 30.0, 0.2, "flat"), scene(tray, 1.0))
+    >>> len(pips), bool(pips.dark[0]), face[0].tolist()
+    (1, True, [235.0, 235.0, 235.0])
+    """
+    st, s = sc.st, sc.scale
+    h, w = img.shape[:2]
+    r = st.patch * cand.size
+    x0, y0 = max(0, math.floor(cand.x - r)), max(0, math.floor(cand.y - r))
+    x1, y1 = min(w, math.ceil(cand.x + r)), min(h, math.ceil(cand.y + r))
+    size = (round((x1 - x0) * s), round((y1 - y0) * s))
+    if min(size) < st.min_window:
+        return Pips.empty(), np.zeros((0, 3), np.float32)
+    pips, face, _ = face_pips(resize(img[y0:y1, x0:x1], size), odd(st.kernel * st.work_pip), st)
+    return pips, face
 
 
 def windows(candidates: list[Candidate], s: float, shape: tuple[int, ...],

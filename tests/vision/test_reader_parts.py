@@ -269,6 +269,47 @@ def test_a_bare_find_centred_beyond_the_frame_like_the_dice_refuses_the_roll(
         assert [(round(f.y), f.why) for f in roll.left_out] == [(253, Why.BARE)], roll
 
 
+def dice_and_a_half(half: tuple[int, int, int], pip: tuple[int, int, int] | None
+                    ) -> np.ndarray:
+    """:func:`dice_and_a_blank`'s two white 4s with no blank, and the top 22 px of a
+    square 50 px wide, of colour ``half``, at the frame's bottom edge, showing a pip of
+    colour ``pip`` (None: none) 4 px below its top edge's middle: a die half out of the
+    frame, its top row of pips showing, or a thing on the table the frame cuts."""
+    img = dice_and_a_blank((90, 120, 90))  # the blank as the felt: not there
+    cv2.rectangle(img, (215, 218), (265, 239), half, -1)
+    if pip is not None:
+        cv2.circle(img, (240, 229), 4, pip, -1, cv2.LINE_AA)
+    return img
+
+
+# the detector finds a die half out of the frame only faintly, centred where its face's
+# centre lies: at the frame's edge
+HALF = Candidate(240.0, 240.0, 50.0, 0.2, "flat")
+
+
+@pytest.mark.parametrize(("half", "pip", "refused"), [
+    ((235, 235, 235), (20, 20, 20), True),   # white, a dark pip: a die half out of view
+    ((235, 235, 235), None, False),          # white, blank: a sheet of paper the frame cuts
+    ((40, 40, 40), (235, 235, 235), False),  # a dark key with a light mark
+])
+def test_a_faint_find_the_frame_cuts_showing_a_pip_like_the_dice_refuses_the_roll(
+        half: tuple[int, int, int], pip: tuple[int, int, int] | None, refused: bool) -> None:
+    # under the detector's threshold, a faint find is read only when it is like the dice;
+    # one the frame cuts that shows a pip like theirs (polarity, size, and the face around
+    # it their colour) may be a die half out of view, and the roll is refused with no
+    # value shown (before, it was left out and the two dice answered as the whole roll)
+    assert DEFAULT_SETTINGS.faint_find <= HALF.score < DEFAULT_SETTINGS.keep_find
+    roll = read(dice_and_a_half(half, pip), detector=Finds(*FOURS, HALF),
+                classifier=Elsewhere("none"))
+    if refused:
+        assert not roll.ok and roll.kind == Reason.EDGE, roll
+        assert "(240, 240)" in roll.reason and "may be a die" in roll.reason, roll
+        assert roll.values == (4, 4), roll
+    else:
+        assert roll.ok and roll.values == (4, 4), roll
+        assert [(round(f.y), f.why) for f in roll.left_out] == [(240, Why.FAINT)], roll
+
+
 def a_glossy_black_die(value: int, light: tuple[float, float],
                        middle: tuple[float, float] = (160, 120)) -> np.ndarray:
     """A black die showing ``value`` in white pips at (160, 120), 60 px wide, on red felt,
