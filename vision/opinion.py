@@ -559,7 +559,9 @@ class Opinion:
         (:func:`~dicetray.vision.kinship.set_apart`). A bare find centred beyond the
         frame's edge and like the dice the pips read (``pipped``) in colour is kept, refusing
         the roll with no value shown, whatever the classifier says
-        (:func:`~dicetray.vision.kinship.cut_off_kin`): a die mostly cut off.
+        (:func:`~dicetray.vision.kinship.cut_off_kin`): a die mostly cut off; so is one the
+        frame cuts showing a pip like theirs that would be left out as bare
+        (:func:`~dicetray.vision.kinship.cut_off_marked`): a die half out of view.
         """
         st = self.st
         h, w = self.img.shape[:2]
@@ -586,6 +588,12 @@ class Opinion:
                     float(p[best]) < st.bare_guess and cand.score < st.sure_find
                     and not is_cut) or (
                     best == _UNREADABLE and float(p[best]) < st.bare_unreadable)):
+                if cut_off_marked(self.img, cand, pipped, self.sc):
+                    # ... unless the frame cuts it and a pip like the dice's shows on the
+                    # part inside: a die half out of view
+                    die.problem, die.detail = Reason.EDGE, CUT_NONE
+                    kept.append(die)
+                    continue
                 why[cand] = Why.BARE
                 continue  # no die: every face shows a pip, and a magnet or a button shows none
             if best == _NONE and cand.score < st.sure_find and not is_cut:
