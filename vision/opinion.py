@@ -268,7 +268,8 @@ class Opinion:
         placed = [d.found for d in shown if d.found is not None]
         out = []
         for c in faint:
-            if (c in why or near(c, placed, self.st.streak)
+            # (``near`` passes a find by itself: one shown already, in doubt, is shown)
+            if (c in why or c in placed or near(c, placed, self.st.streak)
                     or not cut_off_marked(self.img, c, dice, self.sc)):
                 continue
             out.append(unread_at(self.sc, c, Reason.EDGE, CUT_NONE))
