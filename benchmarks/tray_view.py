@@ -54,7 +54,6 @@ if str(ROOT) not in sys.path:
 
 import cv2  # noqa: E402
 
-from benchmarks.baseline_golsteyn import GolsteynReader  # noqa: E402
 from benchmarks.metrics import outcome  # noqa: E402
 from dicetray.vision import read  # noqa: E402
 from dicetray.vision.render import render  # noqa: E402
@@ -88,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.calibrated:
         return calibrated(args.calibrated, args.calibrate, args.rolls, args.seed,
                           args.styles.split(","), (w, h), args.jpeg)
+    # (here, not at the top: the Pi's venv, which runs the tests, has no scikit-learn)
+    from benchmarks.baseline_golsteyn import GolsteynReader
+
     baseline = GolsteynReader()
 
     def rolls(style: str) -> Iterator[tuple[str, Any, tuple[Any, ...]]]:
