@@ -145,20 +145,19 @@ def cut_through(frame: Any, truth: Any, share: float) -> Any | None:
     (180, 217, 3)
     """
     h, w = frame.shape[:2]
+    gone = 1 - share
     best: tuple[int, tuple[int, int, int, int]] | None = None
     for die in truth.dice:
         x0, y0, x1, y1 = die.bbox
         others = [d.bbox for d in truth.dice if d is not die]
-        gone = 1 - share
+        # where the frame's edge cuts the die, from each side
+        left, right = x0 + gone * (x1 - x0), x1 - gone * (x1 - x0)
+        top, bottom = y0 + gone * (y1 - y0), y1 - gone * (y1 - y0)
         crops = (  # (left, top, right, bottom) of the part kept, and whether the rest fit
-            ((int(x0 + gone * (x1 - x0)), 0, w, h), all(b[0] >= x0 + gone * (x1 - x0) + 2
-                                                        for b in others)),
-            ((0, 0, int(x1 - gone * (x1 - x0)) + 1, h), all(b[2] <= x1 - gone * (x1 - x0) - 2
-                                                            for b in others)),
-            ((0, int(y0 + gone * (y1 - y0)), w, h), all(b[1] >= y0 + gone * (y1 - y0) + 2
-                                                        for b in others)),
-            ((0, 0, w, int(y1 - gone * (y1 - y0)) + 1), all(b[3] <= y1 - gone * (y1 - y0) - 2
-                                                            for b in others)),
+            ((int(left), 0, w, h), all(b[0] >= left + 2 for b in others)),
+            ((0, 0, int(right) + 1, h), all(b[2] <= right - 2 for b in others)),
+            ((0, int(top), w, h), all(b[1] >= top + 2 for b in others)),
+            ((0, 0, w, int(bottom) + 1), all(b[3] <= bottom - 2 for b in others)),
         )
         for (a, b, c, d), fits in crops:
             a, b, c, d = max(0, a), max(0, b), min(w, c), min(h, d)

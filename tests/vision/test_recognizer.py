@@ -216,7 +216,6 @@ class TestRenderedRefusals:
         roll = read(frame)
         assert not roll.ok and roll.kind in ("blur", "cocked"), roll.reason
 
-
     @pytest.mark.parametrize(("seed", "style"), [(180017, "white"), (180032, "black")])
     def test_a_die_half_out_of_the_frame_refuses_the_roll(self, seed: int, style: str) -> None:
         # a tray view cut through one die, half its outline outside the frame: the
