@@ -15,6 +15,7 @@ from dicetray.vision.classifier import CLASSES
 from dicetray.vision.detector import Candidate
 from dicetray.vision.measure import body, colour_gap, cut, median, middle, near, patch_roundness
 from dicetray.vision.pipfaces import Die
+from dicetray.vision.pips import Pips
 from dicetray.vision.pipscene import Scene, pips_around
 from dicetray.vision.reading import Reason
 from dicetray.vision.settings import ReaderSettings
@@ -102,22 +103,34 @@ def cut_off_marked(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene)
     on a face of its body colour (``look_alike``, measured around the pip). A die half
     out of the frame or more is found only faintly, under the detector's threshold,
     while a pip of its top face still shows; the pale things the frame cuts on the shared
-    photos (a laptop's key, a sheet of paper, the table by a cable) show none."""
+    photos (a laptop's key, a sheet of paper, the table by a cable) show none. A pip the
+    frame's edge cuts in two is looked for too, made whole in the frame's mirror image;
+    half its ring is then the mirror of the other half, so its face must be nearer the
+    body's colour (``mirror_alike``): a label's print the edge cuts comes out round too."""
     st = sc.st
     h, w = img.shape[:2]
     kin = [d for d in _clean(dice) if d.pips]
     if not kin or not cut(cand, (float(w), float(h)), st.cut_face):
         return False
-    pips, face = pips_around(img, cand, sc)
+    return any(_marked(img, *pips_around(img, cand, sc, mirrored), kin, sc, alike)
+               for mirrored, alike in ((False, st.look_alike), (True, st.mirror_alike)))
+
+
+def _marked(img: np.ndarray, pips: Pips, face: np.ndarray, kin: list[Die], sc: Scene,
+            alike: float) -> bool:
+    """Whether one of ``pips`` (on faces of colour ``face``, BGR) is like the pips of one
+    of the dice ``kin``: of its polarity, within ``pip_ratio`` of its pips' size, its face
+    within ``alike`` of the die's body colour (CIELAB)."""
     if len(pips) == 0:
         return False
+    st = sc.st
     faces = cv2.cvtColor(face.clip(0, 255).astype(np.uint8)[None], cv2.COLOR_BGR2LAB)[0]
     for die in kin:
         assert die.found is not None
         size = median(sc.pips.d[die.pips])
         ratio = np.maximum(pips.d, size) / np.minimum(pips.d, size)
         gap = np.linalg.norm(faces - body(img, die.found, st.middle), axis=1)
-        if ((pips.dark == die.dark) & (ratio <= st.pip_ratio) & (gap <= st.look_alike)).any():
+        if ((pips.dark == die.dark) & (ratio <= st.pip_ratio) & (gap <= alike)).any():
             return True
     return False
 

@@ -152,11 +152,15 @@ def face_pips(work: np.ndarray, kernel: int, st: ReaderSettings, closer: bool = 
     return pips.take(ok), face[ok], maps
 
 
-def pips_around(img: np.ndarray, cand: Candidate, sc: Scene) -> tuple[Pips, np.ndarray]:
+def pips_around(img: np.ndarray, cand: Candidate, sc: Scene,
+                mirrored: bool = False) -> tuple[Pips, np.ndarray]:
     """The pips found in the frame ``img`` around a find (``patch`` of its edge each side,
     the part inside the frame) at the scene's scale, as :func:`face_pips` finds them, and
     each one's face colour (BGR); none where that part is too small to look at. For a
-    find outside the windows the scene was read in (see :func:`scene`).
+    find outside the windows the scene was read in (see :func:`scene`). ``mirrored``: the
+    part of the patch beyond the frame's edge filled with the frame's mirror image there,
+    so a pip the edge cuts in two is whole again, ringed by its face (none where the
+    patch lies inside the frame).
 
     >>> import cv2
     >>> tray = np.full((120, 160, 3), (60, 110, 40), np.uint8)
@@ -165,16 +169,31 @@ def pips_around(img: np.ndarray, cand: Candidate, sc: Scene) -> tuple[Pips, np.n
     >>> pips, face = pips_around(tray, Candidate(65.0, 55.0, 30.0, 0.2, "flat"), scene(tray, 1.0))
     >>> len(pips), bool(pips.dark[0]), face[0].tolist()
     (1, True, [235.0, 235.0, 235.0])
+    >>> cut = tray[:55]  # the frame's edge through the pip's middle: half a pip
+    >>> [len(pips_around(cut, Candidate(65.0, 50.0, 30.0, 0.2, "flat"), scene(cut, 1.0), m)[0])
+    ...  for m in (False, True)]
+    [0, 1]
     """
     st, s = sc.st, sc.scale
     h, w = img.shape[:2]
     r = st.patch * cand.size
-    x0, y0 = max(0, math.floor(cand.x - r)), max(0, math.floor(cand.y - r))
-    x1, y1 = min(w, math.ceil(cand.x + r)), min(h, math.ceil(cand.y + r))
+    left, top = math.floor(cand.x - r), math.floor(cand.y - r)
+    right, bottom = math.ceil(cand.x + r), math.ceil(cand.y + r)
+    x0, y0, x1, y1 = max(0, left), max(0, top), min(w, right), min(h, bottom)
     size = (round((x1 - x0) * s), round((y1 - y0) * s))
     if min(size) < st.min_window:
         return Pips.empty(), np.zeros((0, 3), np.float32)
-    pips, face, _ = face_pips(resize(img[y0:y1, x0:x1], size), odd(st.kernel * st.work_pip), st)
+    patch = img[y0:y1, x0:x1]
+    if mirrored:
+        # how far the patch reaches past each edge, at most the part inside (a mirror of
+        # what is there)
+        beyond = [min(max(0, v), n - 1) for v, n in ((y0 - top, y1 - y0), (bottom - y1, y1 - y0),
+                                                     (x0 - left, x1 - x0), (right - x1, x1 - x0))]
+        if not any(beyond):
+            return Pips.empty(), np.zeros((0, 3), np.float32)
+        patch = cv2.copyMakeBorder(patch, *beyond, cv2.BORDER_REFLECT)
+        size = (round(patch.shape[1] * s), round(patch.shape[0] * s))
+    pips, face, _ = face_pips(resize(patch, size), odd(st.kernel * st.work_pip), st)
     return pips, face
 
 

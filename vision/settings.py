@@ -276,6 +276,13 @@ class ReaderSettings:
     #: nell-byler's 21 faint dice lie 4-43 from a die read, matteop65's 11 keys, plugs and
     #: labels 75 and more from its white dice.
     look_alike: float = 45.0
+    #: ... and for a pip the frame's edge cuts in two, made whole in the frame's mirror
+    #: image (:func:`~dicetray.vision.kinship.cut_off_marked`): half its ring is the
+    #: mirror of the other half, so half as far. Chosen on the tray views of seed 180000
+    #: cut through a die (the half pips of 14 lay 5-36 from the dice's body) and on
+    #: matteop65 (5 things its frame cuts on three photos, labels' print made round by
+    #: the mirror, lay 33-43); reported on seed 190000 (docs/benchmarks.md).
+    mirror_alike: float = 22.5
     #: ... the classifier's most probability of "no die" there ...
     alike_none: float = 0.1
     #: ... and the least roundness of the gradients around it (a die's square body has
