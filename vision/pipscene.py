@@ -185,8 +185,8 @@ def pips_around(img: np.ndarray, cand: Candidate, sc: Scene,
         return Pips.empty(), np.zeros((0, 3), np.float32)
     patch = img[y0:y1, x0:x1]
     if mirrored:
-        # how far the patch reaches past each edge, at most the part inside (a mirror of
-        # what is there)
+        # how far the patch reaches past each edge, at most the part inside less a pixel
+        # (a mirror shows only what is there)
         beyond = [min(max(0, v), n - 1) for v, n in ((y0 - top, y1 - y0), (bottom - y1, y1 - y0),
                                                      (x0 - left, x1 - x0), (right - x1, x1 - x0))]
         if not any(beyond):
