@@ -112,25 +112,28 @@ def cut_off_marked(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene)
     kin = [d for d in _clean(dice) if d.pips]
     if not kin or not cut(cand, (float(w), float(h)), st.cut_face):
         return False
-    return any(_marked(img, *pips_around(img, cand, sc, mirrored), kin, sc, alike)
+    # each die's polarity, pip size and body colour, measured once for both looks
+    looks = []
+    for die in kin:
+        assert die.found is not None
+        looks.append((die.dark, median(sc.pips.d[die.pips]), body(img, die.found, st.middle)))
+    return any(_marked(*pips_around(img, cand, sc, mirrored), looks, st.pip_ratio, alike)
                for mirrored, alike in ((False, st.look_alike), (True, st.mirror_alike)))
 
 
-def _marked(img: np.ndarray, pips: Pips, face: np.ndarray, kin: list[Die], sc: Scene,
-            alike: float) -> bool:
+def _marked(pips: Pips, face: np.ndarray, looks: list[tuple[bool, float, np.ndarray]],
+            pip_ratio: float, alike: float) -> bool:
     """Whether one of ``pips`` (on faces of colour ``face``, BGR) is like the pips of one
-    of the dice ``kin``: of its polarity, within ``pip_ratio`` of its pips' size, its face
-    within ``alike`` of the die's body colour (CIELAB)."""
+    of the dice whose ``looks`` are given (polarity, pip size, body colour in CIELAB): of
+    its polarity, within ``pip_ratio`` of its pips' size, its face within ``alike`` of its
+    body colour."""
     if len(pips) == 0:
         return False
-    st = sc.st
     faces = cv2.cvtColor(face.clip(0, 255).astype(np.uint8)[None], cv2.COLOR_BGR2LAB)[0]
-    for die in kin:
-        assert die.found is not None
-        size = median(sc.pips.d[die.pips])
+    for dark, size, colour in looks:
         ratio = np.maximum(pips.d, size) / np.minimum(pips.d, size)
-        gap = np.linalg.norm(faces - body(img, die.found, st.middle), axis=1)
-        if ((pips.dark == die.dark) & (ratio <= st.pip_ratio) & (gap <= alike)).any():
+        gap = np.linalg.norm(faces - colour, axis=1)
+        if ((pips.dark == dark) & (ratio <= pip_ratio) & (gap <= alike)).any():
             return True
     return False
 
