@@ -430,16 +430,21 @@ def sysbench_events_per_s(seconds: int = 5) -> float | None:
 
 def machine() -> str:
     """One line saying where the figures were measured."""
-    model = "unknown CPU"
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.is_file():
-        found = re.search(r"^model name\s*:\s*(.+)$", cpuinfo.read_text(), re.MULTILINE)
-        model = found.group(1).strip() if found else model
+    model = _cpuinfo(r"model name") or "unknown CPU"
     return (
         f"{os.cpu_count()} cores (`nproc`), {model} ({vector_unit()}), Python "
         f"{platform.python_version()}, OpenCV {cv2.__version__} ({cv2.getNumThreads()} "
         f"threads), NumPy {np.__version__}"
     )
+
+
+def _cpuinfo(field: str) -> str:
+    """The first value of the ``/proc/cpuinfo`` field whose name matches ``field`` (a
+    regular expression), stripped; "" where there is none or no such file."""
+    cpuinfo = Path("/proc/cpuinfo")
+    text = cpuinfo.read_text() if cpuinfo.is_file() else ""
+    found = re.search(rf"^(?:{field})\s*:\s*(.+)$", text, re.MULTILINE)
+    return found.group(1).strip() if found else ""
 
 
 def vector_unit(flags: str | None = None) -> str:
@@ -451,10 +456,7 @@ def vector_unit(flags: str | None = None) -> str:
     ('AVX2', 'NEON', 'no AVX or NEON')
     """
     if flags is None:
-        cpuinfo = Path("/proc/cpuinfo")
-        text = cpuinfo.read_text() if cpuinfo.is_file() else ""
-        found = re.search(r"^(?:flags|Features)\s*:\s*(.+)$", text, re.MULTILINE)
-        flags = found.group(1) if found else ""
+        flags = _cpuinfo(r"flags|Features")  # x86's name for them, then Arm's
     have = set(flags.split())
     for flag, name in (("avx512f", "AVX-512"), ("avx2", "AVX2"), ("avx", "AVX"),
                        ("asimd", "NEON"), ("neon", "NEON")):
