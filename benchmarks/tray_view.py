@@ -43,7 +43,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -59,6 +59,8 @@ from dicetray.vision import read  # noqa: E402
 from dicetray.vision.render import render  # noqa: E402
 from dicetray.vision.scene import STYLES, tray_view  # noqa: E402
 
+#: A die's outline in a frame: x0, y0, x1, y1 (px).
+Box = tuple[float, float, float, float]
 WAYS = ("dicetray", "dicetray, told the count", "Golsteyn 2020")
 
 
@@ -96,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         for seed in range(args.seed, args.seed + args.rolls):
             frame, truth = shot(tray_view(seed, style, image_size=(w, h)), args.jpeg)
             if args.cut:
-                frame = cut_through(frame, truth, args.cut)
+                frame = cut_through(frame, [d.bbox for d in truth.dice], args.cut)
                 if frame is None:
                     continue
             yield (f"seed {seed}", truth,
@@ -132,32 +134,40 @@ def shot(scene: Any, jpeg: int = 0, variant: int = 0) -> tuple[Any, Any]:
     return render(scene, variant)
 
 
-def cut_through(frame: Any, truth: Any, share: float) -> Any | None:
-    """The part of ``frame`` in which one die of ``truth`` is cut by the frame's edge, the
-    ``share`` of its outline's width (cut from the left or right) or height (from the top
-    or bottom) left inside, every other die whole and at least half the frame kept each
-    way: of the dice and sides that allow it, the one leaving the most of the frame. None
-    where no die allows it.
+def cut_through(frame: Any, boxes: Sequence[Box], share: float,
+                margin: float = 0.0) -> Any | None:
+    """The part of ``frame`` in which one die of those outlined by ``boxes`` (x0, y0, x1,
+    y1 each) is cut by the frame's edge, the ``share`` of its outline's width (cut from the
+    left or right) or height (from the top or bottom) left inside, every other die whole
+    (at least 2 px and ``margin`` of its own outline's side from the edge) and at least
+    half the frame kept each way: of the dice and sides that allow it, the one leaving the
+    most of the frame. None where no die allows it.
 
     >>> from dicetray.vision.scene import tray_view
     >>> frame, truth = shot(tray_view(3000, "white", image_size=(320, 180)))
-    >>> cut_through(frame, truth, 0.35).shape
+    >>> cut_through(frame, [d.bbox for d in truth.dice], 0.35).shape
     (180, 217, 3)
+    >>> two = [(10.0, 40.0, 30.0, 60.0), (40.0, 40.0, 60.0, 60.0)]  # 10 px apart
+    >>> cut_through(frame, two, 0.5).shape  # the first cut from the left
+    (180, 300, 3)
+    >>> cut_through(frame, two, 0.5, margin=1.0) is None  # the second 22 px from its edge
+    True
     """
     h, w = frame.shape[:2]
     gone = 1 - share
-    best: tuple[int, tuple[int, int, int, int]] | None = None
-    for die in truth.dice:
-        x0, y0, x1, y1 = die.bbox
-        others = [d.bbox for d in truth.dice if d is not die]
+    best: tuple[float, tuple[int, int, int, int]] | None = None
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        # the other dice's outlines, widened by ``margin`` and 2 px
+        others = [(b[0] - m, b[1] - m, b[2] + m, b[3] + m) for j, b in enumerate(boxes)
+                  if j != i for m in [2 + margin * max(b[2] - b[0], b[3] - b[1])]]
         # where the frame's edge cuts the die, from each side
         left, right = x0 + gone * (x1 - x0), x1 - gone * (x1 - x0)
         top, bottom = y0 + gone * (y1 - y0), y1 - gone * (y1 - y0)
         crops = (  # (left, top, right, bottom) of the part kept, and whether the rest fit
-            ((int(left), 0, w, h), all(b[0] >= left + 2 for b in others)),
-            ((0, 0, int(right) + 1, h), all(b[2] <= right - 2 for b in others)),
-            ((0, int(top), w, h), all(b[1] >= top + 2 for b in others)),
-            ((0, 0, w, int(bottom) + 1), all(b[3] <= bottom - 2 for b in others)),
+            ((int(left), 0, w, h), all(b[0] >= left for b in others)),
+            ((0, 0, int(right) + 1, h), all(b[2] <= right for b in others)),
+            ((0, int(top), w, h), all(b[1] >= top for b in others)),
+            ((0, 0, w, int(bottom) + 1), all(b[3] <= bottom for b in others)),
         )
         for (a, b, c, d), fits in crops:
             a, b, c, d = max(0, a), max(0, b), min(w, c), min(h, d)

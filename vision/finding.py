@@ -97,8 +97,6 @@ def on_empty_tray(img: np.ndarray, bg: np.ndarray | None, finds: list[Candidate]
     same = []
     for c in finds:
         a, b = middle(img, c, settings.middle), middle(bg, c, settings.middle)
-        if a.size == 0:
-            continue
         k = (settings.background_blur,) * 2
         diff = cv2.absdiff(cv2.GaussianBlur(a, k, 0), cv2.GaussianBlur(b, k, 0))
         if (float(np.percentile(diff.max(axis=2), settings.background_percentile))

@@ -6,6 +6,7 @@ on the tray's rim or a knot in the wood is unlike every die read.
 
 from __future__ import annotations
 
+import math
 import statistics
 
 import cv2
@@ -13,7 +14,7 @@ import numpy as np
 
 from dicetray.vision.classifier import CLASSES
 from dicetray.vision.detector import Candidate
-from dicetray.vision.measure import body, colour_gap, cut, median, middle, near, patch_roundness
+from dicetray.vision.measure import body, colour_gap, cut, median, near, patch_roundness
 from dicetray.vision.pipfaces import Die
 from dicetray.vision.pips import Pips
 from dicetray.vision.pipscene import Scene, pips_around
@@ -90,7 +91,7 @@ def cut_off_kin(img: np.ndarray, cand: Candidate, dice: list[Die],
     if 0 <= cand.x <= w - 1 and 0 <= cand.y <= h - 1:
         return False
     kin = _clean(dice)
-    if not kin or middle(img, cand, st.middle).size == 0:
+    if not kin:
         return False
     bodies = np.array([body(img, k.found, st.middle) for k in kin if k.found is not None])
     return colour_gap(body(img, cand, st.middle), bodies) <= st.look_alike
@@ -106,7 +107,10 @@ def cut_off_marked(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene)
     photos (a laptop's key, a sheet of paper, the table by a cable) show none. A pip the
     frame's edge cuts in two is looked for too, made whole in the frame's mirror image;
     half its ring is then the mirror of the other half, so its face must be nearer the
-    body's colour (``mirror_alike``): a label's print the edge cuts comes out round too."""
+    body's colour (``mirror_alike``): a label's print the edge cuts comes out round too.
+    Where the dice read are of many colours (:func:`_many_colours`), a die's colour says
+    nothing of another's, and the pip is weighed alone: a black die cut by the frame
+    beside a red one and a green one."""
     st = sc.st
     h, w = img.shape[:2]
     kin = [d for d in _clean(dice) if d.pips]
@@ -117,8 +121,11 @@ def cut_off_marked(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene)
     for die in kin:
         assert die.found is not None
         looks.append((die.dark, median(sc.pips.d[die.pips]), body(img, die.found, st.middle)))
+    bounds = ((False, st.look_alike), (True, st.mirror_alike))
+    if _many_colours([colour for *_, colour in looks], st.look_alike):
+        bounds = ((False, math.inf), (True, math.inf))
     return any(_marked(*pips_around(img, cand, sc, mirrored), looks, st.pip_ratio, alike)
-               for mirrored, alike in ((False, st.look_alike), (True, st.mirror_alike)))
+               for mirrored, alike in bounds)
 
 
 def _marked(pips: Pips, face: np.ndarray, looks: list[tuple[bool, float, np.ndarray]],
@@ -136,6 +143,24 @@ def _marked(pips: Pips, face: np.ndarray, looks: list[tuple[bool, float, np.ndar
         if ((pips.dark == dark) & (ratio <= pip_ratio) & (gap <= alike)).any():
             return True
     return False
+
+
+def _many_colours(colours: list[np.ndarray], alike: float) -> bool:
+    """Whether dice of ``colours`` (CIELAB) are of many colours: no colour (all within
+    ``alike`` of one die's) is shared by more than half of them, or two of them or more
+    lie apart from the commonest. One thing read as a die among dice of one colour (a
+    grey key among white dice) does not make them many.
+
+    >>> white, red, green = (np.array(c, float) for c in ([250, 128, 128], [130, 190, 160],
+    ...                                                      [150, 80, 160]))
+    >>> _many_colours([white, red], 45), _many_colours([white] * 4 + [red], 45)
+    (True, False)
+    >>> _many_colours([white] * 4 + [red, green], 45), _many_colours([white], 45)
+    (True, False)
+    """
+    gaps = np.linalg.norm(np.array(colours)[:, None] - np.array(colours)[None], axis=2)
+    commonest = int((gaps <= alike).sum(axis=1).max())
+    return 2 * commonest <= len(colours) or len(colours) - commonest >= 2
 
 
 def _clean(dice: list[Die]) -> list[Die]:

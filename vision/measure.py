@@ -80,9 +80,23 @@ def patch_roundness(img: np.ndarray, cand: Candidate, half: float) -> float:
 
 
 def middle(img: np.ndarray, cand: Candidate, half: float) -> np.ndarray:
-    """The square ``half`` of a find's edge each side of its centre (at least 2 px)."""
+    """The square ``half`` of a find's edge each side of its centre (at least 2 px), the
+    part inside the image; of a find centred further beyond the image's edge than that,
+    the image's row or column nearest it (never empty: a die all but cut off shows only
+    there).
+
+    >>> img = np.zeros((10, 10, 3), np.uint8); img[:, 0] = 200
+    >>> middle(img, Candidate(5.0, 5.0, 10.0, 0.9, "flat"), 0.4).shape
+    (8, 8, 3)
+    >>> edge = middle(img, Candidate(-6.0, 5.0, 10.0, 0.9, "flat"), 0.4)
+    >>> edge.shape, int(edge.min())
+    ((8, 1, 3), 200)
+    """
     h = max(2, round(half * cand.size))
-    x, y = round(cand.x), round(cand.y)
+    rows, cols = img.shape[:2]
+    # the centre moved at most as near as keeps one row and column of the square inside
+    x = min(max(round(cand.x), 1 - h), cols - 1 + h)
+    y = min(max(round(cand.y), 1 - h), rows - 1 + h)
     return img[max(0, y - h):y + h, max(0, x - h):x + h]
 
 

@@ -318,7 +318,10 @@ class ReaderSettings:
 
     # --- the verdict ------------------------------------------------------------------
     #: A die whose find's centre lies within this share of its edge of the frame's border
-    #: is cut by it (the pips read may all be on the part inside) ...
+    #: is cut by it (the pips read may all be on the part inside), and so is one whose face
+    #: its pips place there (a 2 cut through shows one pip; the find is centred on the
+    #: part inside: one matteop65 photo cut through a die, refused, nothing else changed
+    #: on the shared, rendered, cut and calibrated sets) ...
     cut_die: float = 0.25
     #: ... and a face whose find's centre lies this near reaches past it (the classifier
     #: never saw a die cut: such finds are refused, not left out).

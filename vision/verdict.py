@@ -10,9 +10,11 @@ True
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from dicetray.vision.detector import Candidate
+from dicetray.vision.measure import cut
 from dicetray.vision.pipfaces import Die, Doubt, shown_edge
 from dicetray.vision.pipscene import Scene, smeared
 from dicetray.vision.reading import DieReading, LeftOut, Reading, Reason, Why
@@ -68,6 +70,15 @@ def verdict(sc: Scene, found: list[Die], unread: list[Die], guessed: list[Die],
     for die in found:
         if not die.problem and die.confidence < st.net_doubt:
             die.problem, die.detail = Reason.AMBIGUOUS, UNSURE_READ
+    # a face its pips place at the frame's edge is cut, wherever the detector saw its
+    # die: a 2 the edge cuts through shows one pip, read as a 1, its find centred on the
+    # part inside (the frame's size to within half a working pixel)
+    frame = (sc.work.shape[1] / s, sc.work.shape[0] / s)
+    for die in found:
+        if not die.problem and die.found is not None and cut(
+                replace(die.found, x=float(die.fit.centre[0]) / s,
+                        y=float(die.fit.centre[1]) / s), frame, st.cut_die):
+            die.problem = Reason.EDGE
     count = len(found) + len(unread)
     readings = tuple(
         DieReading(

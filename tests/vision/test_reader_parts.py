@@ -342,6 +342,25 @@ def test_a_faint_find_the_frame_cuts_through_a_pip_like_the_dice_refuses_the_rol
     cut_off_or_left_out(roll, (240, 240), refused, Why.FAINT)
 
 
+@pytest.mark.parametrize(("second", "refused"), [
+    ((235, 235, 235), False),  # both dice white: a green thing the frame cuts is no die
+    ((200, 120, 40), True),    # a white die and a blue one: a green die may be there too
+])
+def test_among_dice_of_many_colours_a_cut_find_showing_their_pip_refuses_the_roll(
+        second: tuple[int, int, int], refused: bool) -> None:
+    # a faint find at the frame's edge whose face is unlike every die read, showing a pip
+    # of their polarity and size: where the dice read are of one colour, it is a thing on
+    # the table (left out); where they are of many (further apart than look_alike), a
+    # die's colour says nothing of another's, and the roll is refused for it (before,
+    # the two dice were answered as the whole roll)
+    img = dice_and_a_half((60, 180, 60), (20, 20, 20))
+    cv2.rectangle(img, (135, 95), (185, 145), second, -1)
+    for x, y in LAYOUTS[4] * 13 + (160, 120):
+        cv2.circle(img, (round(x), round(y)), 4, (20, 20, 20), -1, cv2.LINE_AA)
+    roll = read(img, detector=Finds(*FOURS, HALF), classifier=Elsewhere("none"))
+    cut_off_or_left_out(roll, (240, 240), refused, Why.FAINT)
+
+
 def a_glossy_black_die(value: int, light: tuple[float, float],
                        middle: tuple[float, float] = (160, 120)) -> np.ndarray:
     """A black die showing ``value`` in white pips at (160, 120), 60 px wide, on red felt,

@@ -224,7 +224,7 @@ class TestRenderedRefusals:
         # pips do (before, the four dice inside were answered as the whole roll); in
         # 180022 and 180019 the frame's edge cuts that pip in two (a 1's, a 2's)
         frame, truth = render(tray_view(seed, style))
-        roll = read(cut_through(frame, truth, 0.5))
+        roll = read(cut_through(frame, [d.bbox for d in truth.dice], 0.5))
         assert not roll.ok and roll.kind == Reason.EDGE, roll
         assert "may be a die" in roll.reason, roll
 
