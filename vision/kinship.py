@@ -149,7 +149,10 @@ def _many_colours(colours: list[np.ndarray], alike: float) -> bool:
     """Whether dice of ``colours`` (CIELAB) are of many colours: no colour (all within
     ``alike`` of one die's) is shared by more than half of them, or two of them or more
     lie apart from the commonest. One thing read as a die among dice of one colour (a
-    grey key among white dice) does not make them many.
+    grey key among white dice) does not make them many: judged so (any two apart),
+    matteop65's Train three_37 at 1280x960 was refused for a label the frame cuts.
+    Dice of many colours have no one look a find could be compared with
+    (:func:`set_apart`, :func:`cut_off_marked`).
 
     >>> white, red, green = (np.array(c, float) for c in ([250, 128, 128], [130, 190, 160],
     ...                                                      [150, 80, 160]))
@@ -197,11 +200,12 @@ def set_apart(img: np.ndarray, unread: list[Die], dice: list[Die],
     """The finds no face was read on (``unread``) split into (kept, unlike): unlike are
     those whose body colour lies further than ``unlike_colour`` from every die the pips
     read cleanly (``dice``), or whose size is off theirs by more than ``unlike_size``,
-    when those dice are a set (two at least, alike in colour): a clip on the tray's rim
-    or a knot in the wood is not a die, and must not refuse a roll the dice themselves
-    read cleanly. A find the frame cuts is kept (refused) unless its colour is unlike
-    theirs: its size says nothing (a die half out of the frame is found small), its
-    middle's colour is its own (a clip on the rim at the frame's edge is no white die).
+    when those dice are a set (two at least, not of many colours: :func:`_many_colours`):
+    a clip on the tray's rim or a knot in the wood is not a die, and must not refuse a
+    roll the dice themselves read cleanly. A find the frame cuts is kept (refused) unless
+    its colour is unlike theirs: its size says nothing (a die half out of the frame is
+    found small), its middle's colour is its own (a clip on the rim at the frame's edge
+    is no white die).
     With ``faces``, a find a face was read on is judged too where its marks stand out the
     other way from every clean die's pips (light marks on a dark body among dark pips on
     white dice: a laptop's key and its glyph); a face marked as theirs is kept."""
@@ -211,9 +215,7 @@ def set_apart(img: np.ndarray, unread: list[Die], dice: list[Die],
     if len(clean) < 2 or not unread:
         return unread, []
     bodies = np.array([body(img, f, st.middle) for f in clean])
-    spread = max(float(np.linalg.norm(bodies[i] - bodies[j]))
-                 for i in range(len(bodies)) for j in range(i + 1, len(bodies)))
-    if spread > st.look_alike:
+    if _many_colours(list(bodies), st.look_alike):
         return unread, []  # dice of many colours: no one look to compare with
     size = statistics.median(f.size for f in clean)
     frame = (float(img.shape[1]), float(img.shape[0]))

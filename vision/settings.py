@@ -272,9 +272,10 @@ class ReaderSettings:
     # --- kinship: is a find one of the set of dice read? ------------------------------
     #: Most colour difference (CIELAB, OpenCV's 8-bit scale) between the body of a find
     #: the pips saw nothing on and a die read in the same frame for it to be taken for one
-    #: of the set; and the most spread of a set. Measured on the real photos:
-    #: nell-byler's 21 faint dice lie 4-43 from a die read, matteop65's 11 keys, plugs and
-    #: labels 75 and more from its white dice.
+    #: of the set; and how far apart two dice may be to share a colour (a set of dice
+    #: of many colours has no one look: ``kinship._many_colours``). Measured on the real
+    #: photos: nell-byler's 21 faint dice lie 4-43 from a die read, matteop65's 11 keys,
+    #: plugs and labels 75 and more from its white dice.
     look_alike: float = 45.0
     #: ... and for a pip the frame's edge cuts in two, made whole in the frame's mirror
     #: image (:func:`~dicetray.vision.kinship.cut_off_marked`): half its ring is the

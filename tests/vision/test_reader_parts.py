@@ -276,6 +276,22 @@ def cut_off_or_left_out(roll: Reading, at: tuple[int, int], refused: bool, why: 
         assert [(round(f.y), f.why) for f in roll.left_out] == [(at[1], why)], roll
 
 
+def test_one_odd_die_among_dice_of_one_colour_still_sets_an_unlike_find_apart() -> None:
+    # two white 4s and a red one read cleanly: one colour holds most of the dice, so they
+    # are no set "of many colours" and a dark blank find unlike every one of them is set
+    # apart (before, any two dice apart made the set many, the find was kept, and the
+    # roll refused for a face that cannot be read)
+    img = dice_and_a_blank((40, 40, 40))
+    cv2.rectangle(img, (135, 175), (185, 225), (40, 40, 200), -1)
+    for x, y in LAYOUTS[4] * 13 + (160, 200):
+        cv2.circle(img, (round(x), round(y)), 4, (20, 20, 20), -1, cv2.LINE_AA)
+    red = Candidate(160.0, 200.0, 50.0, 0.9, "flat")
+    roll = read(img, detector=Finds(*FOURS, red, BLANK),
+                classifier=Elsewhere("unreadable", 0.9))
+    assert roll.ok and roll.values == (4, 4, 4), roll
+    assert [(round(f.x), f.why) for f in roll.left_out] == [(240, Why.UNLIKE)], roll
+
+
 def dice_and_a_half(half: tuple[int, int, int], pip: tuple[int, int, int] | None
                     ) -> np.ndarray:
     """:func:`dice_and_a_blank`'s two white 4s with no blank, and the top 22 px of a
