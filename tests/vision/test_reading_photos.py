@@ -6,6 +6,7 @@ import csv
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from benchmarks.tray_view import cut_through
@@ -53,6 +54,18 @@ def test_never_silently_wrong_on_a_sample() -> None:
     assert wrong == []
 
 
+def _cut_photo(name: str, image: str, share: float) -> tuple[np.ndarray, np.ndarray]:
+    """A labelled photo of set ``name``, and it cropped so that one die is cut by the
+    frame's edge, ``share`` of its box inside, the others whole (as
+    ``benchmarks/cut_photos.py`` cuts it)."""
+    photo = DATASETS / name / image
+    frame = cv2.imread(str(photo))
+    assert frame is not None, f"labelled photo missing: {photo}"
+    cut = cut_through(frame, [box[:4] for box in boxes(name)[photo]], share, margin=0.25)
+    assert cut is not None, "no die can be cut so"
+    return frame, cut
+
+
 def test_a_real_photo_cut_through_a_die_is_read_without_a_crash() -> None:
     # a nell-byler photo cropped so that one die is a third inside the frame (its box's
     # width), the others whole: the detector finds the cut die centred beyond the frame's
@@ -60,12 +73,8 @@ def test_a_real_photo_cut_through_a_die_is_read_without_a_crash() -> None:
     # crashed the reader (an empty patch) before it answered. Told the count, as the tray
     # reads, the roll is refused; untold it is answered a die short, the cut die (black)
     # unlike the dice read (docs/benchmarks.md, "Real photos cut through a die")
-    photo = DATASETS / "nell-byler" / "images" / "IMG_20191209_100620.jpg"
-    frame = cv2.imread(str(photo))
-    assert frame is not None, f"labelled photo missing: {photo}"
-    outlined = [box[:4] for box in boxes("nell-byler")[photo]]
-    cut = cut_through(frame, outlined, 0.35, margin=0.25)
-    assert cut is not None and cut.shape[0] < frame.shape[0]
+    frame, cut = _cut_photo("nell-byler", "images/IMG_20191209_100620.jpg", 0.35)
+    assert cut.shape[0] < frame.shape[0]
     untold = read(cut)
     assert untold.left_out, "the cut die's find is shown, left out"
     told = read(cut, dice=4)
@@ -76,12 +85,7 @@ def test_a_face_its_pips_place_at_the_frame_edge_is_cut() -> None:
     # a matteop65 photo of one 2 cropped through the die's middle: one pip is left
     # inside, at the frame's edge, and the detector centres the die on the part inside;
     # the face the pip makes (a 1) lies at the edge, so the die is cut (before: read as 1)
-    photo = DATASETS / "matteop65" / "Data" / "Training_Images" / "Train" / "two_8.jpg"
-    frame = cv2.imread(str(photo))
-    assert frame is not None, f"labelled photo missing: {photo}"
-    outlined = [box[:4] for box in boxes("matteop65")[photo]]
-    cut = cut_through(frame, outlined, 0.5, margin=0.25)
-    assert cut is not None
+    _, cut = _cut_photo("matteop65", "Data/Training_Images/Train/two_8.jpg", 0.5)
     for told in (None, 1):
         roll = read(cut, dice=told)
         assert not roll.ok and roll.kind == "edge", (told, roll.values, roll.reason)
