@@ -13,6 +13,9 @@ Each version is a Python interpreter whose ``dicetray`` is the checkout to compa
     /work/old/.venv/bin/python benchmarks/same_answers.py --save /tmp/old.jsonl
     python3 benchmarks/same_answers.py /tmp/old.jsonl .venv/bin/python
 
+``--threads N`` reads with OpenCV (and so the reader's networks) on N threads (1 unless
+told): the reader answers the same on any number of cores, and this checks it.
+
 Prints how many readings were compared and each one that differs; exits 1 if any does.
 """
 
@@ -55,14 +58,14 @@ def _frames(renders: int, seed: int) -> Iterator[tuple[str, object, int | None]]
         yield f"{where} dice={len(truth.values)}", frame, len(truth.values)
 
 
-def save(out: Path, renders: int, seed: int) -> None:
+def save(out: Path, renders: int, seed: int, threads: int = 1) -> None:
     """Write each reading's full answer (its repr without the time taken) as a JSON line."""
     sys.path.insert(0, str(ROOT))
     import cv2
 
     from dicetray.vision import read
 
-    cv2.setNumThreads(1)
+    cv2.setNumThreads(threads)
     with out.open("w") as f:
         for name, frame, dice in _frames(renders, seed):
             reading = dataclasses.replace(read(frame, dice=dice), ms=0.0)
@@ -81,9 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", type=Path, help="save this interpreter's answers here")
     parser.add_argument("--renders", type=int, default=200, help="rendered frames")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--threads", type=int, default=1, help="OpenCV's threads")
     args = parser.parse_args(argv)
     if args.save:
-        save(args.save, args.renders, args.seed)
+        save(args.save, args.renders, args.seed, args.threads)
         return 0
     if len(args.versions) != 2:
         parser.error("give two versions to compare (or --save FILE)")
@@ -95,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             out = Path(tmp) / f"{i}.jsonl"
             subprocess.run([version, __file__, "--save", str(out), "--renders",
-                            str(args.renders), "--seed", str(args.seed)], check=True)
+                            str(args.renders), "--seed", str(args.seed), "--threads",
+                            str(args.threads)], check=True)
             answers.append(_load(out))
     a, b = answers
     differ = [name for name in a if name in b and a[name] != b[name]]

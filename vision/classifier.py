@@ -16,16 +16,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from dicetray.vision.errors import VisionError
-from dicetray.vision.networks import load, soon
+from dicetray.vision.networks import Network, load, soon
 from dicetray.vision.resize import resize
 
-__all__ = ["CLASSES", "CROP", "MODEL", "SPAN", "classify", "classify_soon", "crop", "crops"]
+__all__ = [
+    "AHEAD",
+    "CLASSES",
+    "CROP",
+    "MODEL",
+    "SPAN",
+    "Ahead",
+    "answered",
+    "classify",
+    "classify_soon",
+    "crop",
+    "crops",
+    "read_ahead",
+]
 
 MODEL = Path(__file__).with_name("models") / "face-classifier.onnx"
 #: Side, px, of the square crop the network looks at.
@@ -43,6 +57,13 @@ CLASSES: tuple[str, ...] = ("unreadable", "1", "2", "3", "4", "5", "6", "none")
 #: every crop left one rendered frame silently wrong that eight refuse, docs/benchmarks.md).
 TURNS = 8
 _QUARTERS = 4  # the views that are turns of the crop itself
+#: Views of each find read ahead where a core is spare (:func:`classify_soon`): the four
+#: quarter turns, which every find whose answer decides something is read in. Measured on
+#: nell-byler's photos at 1280x960 on two threads, one process taking turns photo by photo
+#: (median ms a read, two runs): 46.8 and 45.4 reading one view ahead, 44.7 and 42.3 four,
+#: 44.1 and 42.9 all eight (the worker then finishes after the pips: 2.7 ms a read waited
+#: for it); docs/benchmarks.md, "The classifier's views read ahead".
+AHEAD = _QUARTERS
 
 
 def crop(frame: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
@@ -68,10 +89,33 @@ def crops(frame: np.ndarray, dice: Sequence[tuple[float, float, float]]) -> np.n
     return np.ascontiguousarray(batch.transpose(0, 3, 1, 2) / 127.5 - 1.0)
 
 
+@dataclass(frozen=True)
+class Ahead:
+    """The classifier's answers on N crops read ahead, while the caller went on:
+    ``first``, the first view's probabilities (N x 8, as ``classify(turns=1)`` gives
+    them); ``more``, each next view's apart (k x N x 8, float64, as :func:`classify` reads
+    them before it averages; None: none read). A find whose answer decides something is
+    read in four views (see :func:`classify`); with ``more`` read where a core was spare,
+    only what is left is read then.
+
+    >>> probs = np.eye(len(CLASSES), dtype=np.float32)[[1, 6]]
+    >>> [(first.argmax(), more) for first, more in Ahead(probs).rows()]
+    [(np.int64(1), None), (np.int64(6), None)]
+    """
+
+    first: np.ndarray
+    more: np.ndarray | None = None
+
+    def rows(self) -> list[tuple[np.ndarray, np.ndarray | None]]:
+        """Per crop, its first view's answer and its next views' (k x 8, or None)."""
+        return [(row, None if self.more is None else self.more[:, i])
+                for i, row in enumerate(self.first)]
+
+
 def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
              model: Path = MODEL, turns: int = TURNS,
              first: np.ndarray | None = None, threads: int | None = None,
-             settled: float | None = None) -> np.ndarray:
+             settled: float | None = None, more: np.ndarray | None = None) -> np.ndarray:
     """Per die (x, y, size) in a BGR frame, the probabilities of each of :data:`CLASSES`
     (N x 8): a die showing no readable face, each value 1-6, or no die at all.
 
@@ -79,11 +123,13 @@ def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
     turn apart, the mirror image's after the first four (a face's value changes neither
     as it turns nor in a mirror: each of the six layouts is its own mirror image, turned).
     ``first``, the answers already read unturned (``turns=1``), spares reading that view
-    again. ``threads``: how many the network runs on (None: as many as OpenCV; see
-    :func:`dicetray.vision.networks.load`). ``settled``: the mirror image's views are
-    read only for the crops whose four turns are in doubt, their likeliest classes not
-    all the same or their mean of it under ``settled``; the others are answered by the
-    four turns (None: every crop in every view).
+    again; ``more``, the next views already read (:attr:`Ahead.more`: k x N x 8, k under
+    ``turns``), spares those. ``threads``: how many the
+    network runs on (None: as many as OpenCV; see :func:`dicetray.vision.networks.load`).
+    ``settled``: the mirror image's views are read only for the crops whose four turns
+    are in doubt, their likeliest classes not all the same or their mean of it under
+    ``settled``; the others are answered by the four turns (None: every crop in every
+    view).
 
     >>> frame = np.full((120, 160, 3), 90, np.uint8)
     >>> dice = [(80.0, 60.0, 40.0), (40.0, 40.0, 30.0)]
@@ -93,46 +139,98 @@ def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
     >>> four = classify(frame, dice, turns=4)  # a plain grey crop: the same in every turn
     >>> bool(np.allclose(four, classify(frame, dice, settled=0.0), atol=1e-6))
     True
+    >>> ahead = read_ahead(frame, dice, turns=4)  # the same, three views of it read ahead
+    >>> bool((classify(frame, dice, first=ahead.first, more=ahead.more, settled=0.3)
+    ...       == classify(frame, dice, first=ahead.first, settled=0.3)).all())
+    True
     """
     blob = crops(frame, dice)
     n = len(blob)
     if n == 0:
         return np.zeros((0, len(CLASSES)), np.float32)
     turns = max(1, min(8, turns))
-    if first is None:
-        start, total = 0, np.zeros((n, len(CLASSES)), np.float64)
-    elif first.shape != (n, len(CLASSES)):
-        raise ValueError(f"first answers must be {n} x {len(CLASSES)}, got {first.shape}")
-    else:
-        start, total = 1, first.astype(np.float64)
+    read: list[np.ndarray] = []  # the views already read, each N x 8
+    if first is not None:
+        if first.shape != (n, len(CLASSES)):
+            raise ValueError(f"first answers must be {n} x {len(CLASSES)}, got {first.shape}")
+        read.append(first.astype(np.float64))
+    if more is not None:
+        if first is None or more.ndim != 3 or more.shape[1:] != (n, len(CLASSES)) \
+                or len(more) >= turns:
+            raise ValueError(f"more views must follow the first, at most {turns - 1} x {n} "
+                             f"x {len(CLASSES)}, got {more.shape}")
+        read.extend(more)
     net = load(model, "face classifier", threads=threads)
 
     def views(rows: np.ndarray | slice, ks: range) -> np.ndarray:
-        """The probabilities of crops ``rows`` in views ``ks`` (views x rows x classes)."""
-        turned = [_view(blob[rows], k) for k in ks]
-        logits = net.run(np.concatenate(turned)).astype(np.float64)
-        logits = logits.reshape(len(turned) * len(turned[0]), -1)
-        if logits.shape[1] != len(CLASSES):
-            raise VisionError(f"face classifier model {model} answers {logits.shape[1]} "
-                              f"classes, not {len(CLASSES)} (reinstall dicetray)")
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return (e / e.sum(axis=1, keepdims=True)).reshape(len(turned), len(turned[0]), -1)
+        """The probabilities of crops ``rows`` in views ``ks`` (views x rows x classes),
+        those in ``read`` taken from it."""
+        done = np.asarray(read[ks.start:ks.stop]).reshape(-1, n, len(CLASSES))[:, rows]
+        if ks.start + len(done) >= ks.stop:
+            return done
+        return np.concatenate([done, _views(net, model, blob[rows],
+                                            range(ks.start + len(done), ks.stop))])
 
     if settled is None or turns <= _QUARTERS:
-        if start < turns:
-            total += views(slice(None), range(start, turns)).sum(axis=0)
+        total = read[0] if read else np.zeros((n, len(CLASSES)), np.float64)
+        if turns > 1 or not read:
+            total = total + views(slice(None), range(1 if read else 0, turns)).sum(axis=0)
         return (total / turns).astype(np.float32)
-    each = np.empty((_QUARTERS, n, len(CLASSES)), np.float64)
-    each[:start] = total
-    each[start:] = views(slice(None), range(start, _QUARTERS))
+    each = views(slice(None), range(_QUARTERS))
     mean = each.mean(axis=0)
     likeliest = mean.argmax(axis=1)
     doubt = np.flatnonzero(~((each.argmax(axis=2) == likeliest).all(axis=0)
                              & (mean.max(axis=1) >= settled)))
     if len(doubt):
-        more = views(doubt, range(_QUARTERS, turns)).sum(axis=0)
-        mean[doubt] = (each[:, doubt].sum(axis=0) + more) / turns
+        later = views(doubt, range(_QUARTERS, turns)).sum(axis=0)
+        mean[doubt] = (each[:, doubt].sum(axis=0) + later) / turns
     return mean.astype(np.float32)
+
+
+def read_ahead(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
+               model: Path = MODEL, turns: int = 1,
+               threads: int | None = None) -> Ahead:
+    """The first ``turns`` views of each crop (at most :data:`TURNS`) read ahead
+    (:class:`Ahead`; ``threads``: see :func:`classify`).
+
+    >>> frame = np.full((120, 160, 3), 90, np.uint8)
+    >>> ahead = read_ahead(frame, [(80.0, 60.0, 40.0)], turns=4)
+    >>> ahead.first.shape, ahead.more.shape
+    ((1, 8), (3, 1, 8))
+    >>> bool((ahead.first == classify(frame, [(80.0, 60.0, 40.0)], turns=1)).all())
+    True
+    """
+    turns = max(1, min(TURNS, turns))
+    blob = crops(frame, dice)
+    if len(blob) == 0:
+        return Ahead(np.zeros((0, len(CLASSES)), np.float32))
+    each = _views(load(model, "face classifier", threads=threads), model, blob, range(turns))
+    return Ahead(each[0].astype(np.float32), each[1:] if turns > 1 else None)
+
+
+def answered(first: np.ndarray) -> Future[Ahead]:
+    """A future already done, holding ``first`` (the first view's answers) and nothing read
+    ahead: what a classifier that reads at once gives for ``classify_soon``.
+
+    >>> answered(np.zeros((2, len(CLASSES)), np.float32)).result().more is None
+    True
+    """
+    done: Future[Ahead] = Future()
+    done.set_result(Ahead(first))
+    return done
+
+
+def _views(net: Network, model: Path, blob: np.ndarray, ks: range) -> np.ndarray:
+    """The probabilities (views x N x classes, float64) of the crops in ``blob`` in views
+    ``ks``, each read by ``net`` (the network in ``model``, named in errors)."""
+    turned = [_view(blob, k) for k in ks]
+    logits = net.run(np.concatenate(turned)).astype(np.float64)
+    logits = logits.reshape(len(turned) * len(turned[0]), -1)
+    if logits.shape[1] != len(CLASSES):
+        raise VisionError(f"face classifier model {model} answers {logits.shape[1]} "
+                          f"classes, not {len(CLASSES)} (reinstall dicetray)")
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return (e / e.sum(axis=1, keepdims=True)).reshape(len(turned), len(turned[0]), -1)
 
 
 def _view(blob: np.ndarray, k: int) -> np.ndarray:
@@ -147,15 +245,22 @@ def _view(blob: np.ndarray, k: int) -> np.ndarray:
 
 
 def classify_soon(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
-                  turns: int = 1, *,
-                  run: Callable[..., np.ndarray] | None = None) -> Future[np.ndarray]:
-    """:func:`classify` run on a worker thread, on one core: the network leaves Python's
-    lock while it runs, so the caller's own work (the pips) goes on meanwhile on another.
-    With OpenCV set to one thread (one core) it runs at once, here. ``run`` takes the
-    place of :func:`classify` (called with the same arguments).
+                  model: Path = MODEL, turns: int | None = None, *,
+                  run: Callable[..., Ahead] | None = None) -> Future[Ahead]:
+    """:func:`read_ahead` run on a worker thread, on one core: the network leaves Python's
+    lock while it runs, so the caller's own work (the pips) goes on meanwhile on another,
+    and ``turns`` views of each crop are read (None: :data:`AHEAD`, so that a find whose
+    answer decides something has only what is left read then).
+    With OpenCV set to one thread (one core) it runs at once, here, and reads the first
+    view only (None), as a view read ahead for a find whose answer decides nothing would
+    be time lost. ``run`` takes the place of :func:`read_ahead` (called with the same
+    arguments).
 
     >>> frame = np.full((120, 160, 3), 90, np.uint8)
-    >>> classify_soon(frame, [(80.0, 60.0, 40.0)]).result().shape
+    >>> classify_soon(frame, [(80.0, 60.0, 40.0)]).result().first.shape
     (1, 8)
     """
-    return soon(classify if run is None else run, frame, list(dice), turns=turns, threads=1)
+    if turns is None:
+        turns = AHEAD if cv2.getNumThreads() > 1 else 1
+    return soon(read_ahead if run is None else run, frame, list(dice), model, turns=turns,
+                threads=1)

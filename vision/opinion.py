@@ -55,7 +55,12 @@ from dicetray.vision.pipscene import Scene
 from dicetray.vision.reading import Reason, Why
 from dicetray.vision.settings import ReaderSettings
 
-__all__ = ["CUT_NONE", "MOVING", "Opinion", "guesses", "one_die_a_pip"]
+__all__ = ["CUT_NONE", "MOVING", "Early", "Opinion", "guesses", "one_die_a_pip"]
+
+#: What the classifier read on a find before the pips were read: the first view's answer,
+#: and the next views' (k x 8) where it read them ahead (else None), see
+#: :meth:`dicetray.vision.classifier.Ahead.rows`.
+Early = tuple[np.ndarray, np.ndarray | None]
 
 _UNREADABLE, _NONE = CLASSES.index("unreadable"), CLASSES.index("none")
 #: The reason given for a find cut by the frame on which the classifier reads no face
@@ -82,7 +87,7 @@ class Opinion:
         return self.sc.st
 
     def weigh(self, dice: list[Die], unread: list[Die], bare: list[Die],
-              faint: list[Candidate], early: dict[Candidate, np.ndarray],
+              faint: list[Candidate], early: dict[Candidate, Early],
               why: dict[Candidate, Why]
               ) -> tuple[list[Die], list[Die], list[tuple[Candidate, np.ndarray]]]:
         """Ask the classifier about every die found, drop the finds it says are no die
@@ -94,7 +99,8 @@ class Opinion:
         like the dice read is shown in doubt (:meth:`_faint_kin`), and one the frame cuts
         that shows a pip like theirs refuses the roll (:meth:`_cut_off_faint`). ``early``
         holds its answers, read once, on the finds it was asked about before the pips
-        were read; ``why`` gets why each find it leaves out is left out.
+        were read (its first view, and the next ones where it read them ahead); ``why``
+        gets why each find it leaves out is left out.
         Returns (dice, unread, left out): the last, each find no die stands for, with the
         classifier's probabilities (see :func:`guesses`)."""
         img, sc, st = self.img, self.sc, self.st
@@ -200,12 +206,13 @@ class Opinion:
         return answered, unread, list(left_out.items())
 
     def _opinions(self, every: list[Die],
-                  early: dict[Candidate, np.ndarray]) -> dict[int, np.ndarray]:
+                  early: dict[Candidate, Early]) -> dict[int, np.ndarray]:
         """The classifier's probabilities per die (by ``id``), each read once (taken from
         ``early`` where it was read already), and again in four views (quarter turns) where
         the answer decides something: a die the pips did not read, or read unlike the
         classifier; and in the mirror image's four where those four disagree or are not
-        sure (``net_sure``) of their answer."""
+        sure (``net_sure``) of their answer. The views ``early`` read ahead are not read
+        again."""
         finds = [d.found for d in every]
         assert all(f is not None for f in finds)
         # cropped where the detector saw the die (centring on the pips' fit was measured
@@ -218,19 +225,28 @@ class Opinion:
                  for d, f in zip(every, finds, strict=True) if f is not None]
         probs = np.zeros((len(finds), len(CLASSES)), np.float32)
         late = []
+        ahead: dict[int, np.ndarray] = {}  # the next views read ahead, by die
         for i, f in enumerate(finds):
             if f in early and f is not None and where[i][2] == f.size:
-                probs[i] = early[f]
+                probs[i], more = early[f]
+                if more is not None:
+                    ahead[i] = more
             else:
                 late.append(i)
         if late:
             probs[late] = self.classifier.classify(self.img, [where[i] for i in late], turns=1)
         again = [i for i, d in enumerate(every)
                  if not d.value or d.fallback is not None or probs[i, d.value] < self.st.likely]
-        if again:
-            probs[again] = self.classifier.classify(self.img, [where[i] for i in again],
-                                                    first=probs[again],
-                                                    settled=self.st.net_sure)
+        # (each crop is read on its own: which others share its call changes no answer)
+        known = [i for i in again if i in ahead]
+        if known:
+            probs[known] = self.classifier.classify(
+                self.img, [where[i] for i in known], first=probs[known],
+                more=np.stack([ahead[i] for i in known], axis=1), settled=self.st.net_sure)
+        rest = [i for i in again if i not in ahead]
+        if rest:
+            probs[rest] = self.classifier.classify(self.img, [where[i] for i in rest],
+                                                   first=probs[rest], settled=self.st.net_sure)
         return {id(d): p for d, p in zip(every, probs, strict=True)}
 
     def _faint_kin(self, faint: list[Candidate], known: list[Die], shown: list[Die],

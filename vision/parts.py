@@ -26,9 +26,8 @@ import numpy as np
 
 from dicetray.vision import classifier as _classifier
 from dicetray.vision import detector as _detector
-from dicetray.vision.classifier import TURNS
+from dicetray.vision.classifier import TURNS, Ahead
 from dicetray.vision.detector import Candidate
-from dicetray.vision.networks import soon
 
 __all__ = ["DiceDetector", "FaceClassifier", "ShippedClassifier", "ShippedDetector", "Teacher"]
 
@@ -51,15 +50,18 @@ class FaceClassifier(Protocol):
     :data:`dicetray.vision.classifier.CLASSES` (unreadable, 1-6, no die)."""
 
     def classify(self, frame: np.ndarray, dice: Sequence[Where], *, turns: int = TURNS,
-                 first: np.ndarray | None = None,
-                 settled: float | None = None) -> np.ndarray:
+                 first: np.ndarray | None = None, settled: float | None = None,
+                 more: np.ndarray | None = None) -> np.ndarray:
         """N x 8 probabilities, each crop read in ``turns`` views (``first``: the answers
-        of the first view, already read; ``settled``: the views past the four turns
-        only where those are in doubt, see :func:`dicetray.vision.classifier.classify`)."""
+        of the first view, already read; ``more``: the next views, read ahead, as
+        :meth:`classify_soon` gives them; ``settled``: the views past the four turns only
+        where those are in doubt, see :func:`dicetray.vision.classifier.classify`)."""
         ...
 
-    def classify_soon(self, frame: np.ndarray, dice: Sequence[Where]) -> Future[np.ndarray]:
-        """:meth:`classify` with one view, answered while the caller goes on."""
+    def classify_soon(self, frame: np.ndarray, dice: Sequence[Where]) -> Future[Ahead]:
+        """:meth:`classify` with one view, answered while the caller goes on, and as many
+        more views as it read meanwhile (:class:`dicetray.vision.classifier.Ahead`; a
+        classifier that reads at once gives :func:`dicetray.vision.classifier.answered`)."""
         ...
 
 
@@ -93,10 +95,10 @@ class ShippedClassifier:
     model: Path = _classifier.MODEL
 
     def classify(self, frame: np.ndarray, dice: Sequence[Where], *, turns: int = TURNS,
-                 first: np.ndarray | None = None,
-                 settled: float | None = None) -> np.ndarray:
+                 first: np.ndarray | None = None, settled: float | None = None,
+                 more: np.ndarray | None = None) -> np.ndarray:
         return _classifier.classify(frame, dice, self.model, turns=turns, first=first,
-                                    settled=settled)
+                                    settled=settled, more=more)
 
-    def classify_soon(self, frame: np.ndarray, dice: Sequence[Where]) -> Future[np.ndarray]:
-        return soon(_classifier.classify, frame, list(dice), self.model, turns=1, threads=1)
+    def classify_soon(self, frame: np.ndarray, dice: Sequence[Where]) -> Future[Ahead]:
+        return _classifier.classify_soon(frame, dice, self.model)

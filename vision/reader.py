@@ -110,7 +110,7 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None, *,
     check(sc, found)
     side_faces(sc, found)
     # 3. second opinion
-    early = dict(zip(candidates, asked.result(), strict=True))
+    early = dict(zip(candidates, asked.result().rows(), strict=True))
     opinion = Opinion(img, sc, classifier, teaching)
     found, unread, left_out = opinion.weigh(found, unread, bare, finds.faint, early, finds.why)
     # 4. verdict: told how many dice the tray holds and fewer were read, the likeliest of

@@ -12,7 +12,7 @@ import numpy as np
 
 from benchmarks.steady import noisy, steadiness
 from benchmarks.vision import rendered_samples
-from dicetray.vision.classifier import CLASSES, MODEL
+from dicetray.vision.classifier import CLASSES, MODEL, Ahead, answered
 from dicetray.vision.detector import Candidate
 from dicetray.vision.parts import ShippedClassifier, ShippedDetector
 
@@ -54,10 +54,8 @@ class SaysNoDie:
         probs[:, CLASSES.index("none")] = 1.0
         return probs
 
-    def classify_soon(self, frame: np.ndarray, dice: list) -> Future:
-        done: Future = Future()
-        done.set_result(self.classify(frame, dice))
-        return done
+    def classify_soon(self, frame: np.ndarray, dice: list) -> Future[Ahead]:
+        return answered(self.classify(frame, dice))
 
 
 def test_the_classifier_given_is_the_one_read_with() -> None:
@@ -73,7 +71,7 @@ def test_a_classifier_file_is_run_as_it_is(tmp_path: Path) -> None:
     dice = [(200.0, 200.0, 50.0), (400.0, 260.0, 50.0)]
     shipped = ShippedClassifier().classify(frame, dice, turns=1)
     read = ShippedClassifier(float_file).classify(frame, dice, turns=1)
-    soon = ShippedClassifier(float_file).classify_soon(frame, dice).result()
+    soon = ShippedClassifier(float_file).classify_soon(frame, dice).result().first
     assert np.allclose(read, soon, atol=1e-6)
     assert not np.allclose(read, shipped, atol=1e-6)  # not the 8-bit copy
     assert np.allclose(read, shipped, atol=0.2)  # but the same network

@@ -9,7 +9,7 @@ from concurrent.futures import Future
 import numpy as np
 import pytest
 
-from dicetray.vision.classifier import TURNS
+from dicetray.vision.classifier import TURNS, Ahead, answered
 from dicetray.vision.parts import FaceClassifier, ShippedClassifier
 
 
@@ -42,10 +42,8 @@ class Misreads:
         return self._misread(self.inner.classify(frame, dice, turns=turns, settled=settled))
 
     def classify_soon(self, frame: np.ndarray,
-                      dice: Sequence[tuple[float, float, float]]) -> Future[np.ndarray]:
-        done: Future[np.ndarray] = Future()
-        done.set_result(self.classify(frame, dice, turns=1))
-        return done
+                      dice: Sequence[tuple[float, float, float]]) -> Future[Ahead]:
+        return answered(self.classify(frame, dice, turns=1))
 
 
 @pytest.fixture

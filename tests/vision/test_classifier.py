@@ -11,7 +11,16 @@ import cv2
 import numpy as np
 import pytest
 
-from dicetray.vision.classifier import CLASSES, CROP, TURNS, classify, classify_soon, crop
+from dicetray.vision.classifier import (
+    CLASSES,
+    CROP,
+    TURNS,
+    Ahead,
+    classify,
+    classify_soon,
+    crop,
+    read_ahead,
+)
 from dicetray.vision.errors import VisionError
 from dicetray.vision.render import render
 from dicetray.vision.scene import random_scene
@@ -135,11 +144,10 @@ def test_asked_soon_the_answers_are_the_same_on_a_worker_thread_only_with_cores_
     frame, truth = render(random_scene(3, dice=4, image_size=(480, 480)))
     dice = [(d.x, d.y, d.size) for d in truth.dice]
     ran_on = []
-    real = classify
 
-    def spy(*args: object, **kwargs: object) -> np.ndarray:
+    def spy(*args: object, **kwargs: object) -> Ahead:
         ran_on.append(threading.current_thread())
-        return real(*args, **kwargs)  # type: ignore[arg-type]
+        return read_ahead(*args, **kwargs)  # type: ignore[arg-type]
 
     before = cv2.getNumThreads()
     try:
@@ -147,8 +155,41 @@ def test_asked_soon_the_answers_are_the_same_on_a_worker_thread_only_with_cores_
         answers = classify_soon(frame, dice, run=spy).result(timeout=60)
     finally:
         cv2.setNumThreads(before)
-    assert np.allclose(answers, real(frame, dice, turns=1), atol=1e-5)
+    assert np.allclose(answers.first, classify(frame, dice, turns=1), atol=1e-5)
     assert (ran_on == [threading.current_thread()]) == (threads == 1)
+    # with a core to spare the next quarter turns are read ahead; on one, none
+    assert (answers.more is None) == (threads == 1)
+
+
+@pytest.mark.parametrize("ahead_turns", [4, 8])
+def test_views_read_ahead_answer_exactly_as_views_read_then(ahead_turns: int) -> None:
+    frames = [render(random_scene(seed, dice=5, image_size=(480, 480))) for seed in (4, 9)]
+    for frame, truth in frames:
+        dice = [(d.x, d.y, d.size * 1.1) for d in truth.dice]
+        ahead = read_ahead(frame, dice, turns=ahead_turns)
+        assert ahead.more is not None
+        assert ahead.more.shape == (ahead_turns - 1, len(dice), len(CLASSES))
+        for settled in (None, 0.3, 0.99):  # none, some and all read in the mirror's views
+            then = classify(frame, dice, first=ahead.first, settled=settled)
+            now = classify(frame, dice, first=ahead.first, more=ahead.more, settled=settled)
+            assert (now == then).all()
+        # each crop is read on its own: a part of them, read apart, answers the same
+        part = classify(frame, dice[1:3], first=ahead.first[1:3], more=ahead.more[:, 1:3],
+                        settled=0.99)
+        assert (part == classify(frame, dice, first=ahead.first, settled=0.99)[1:3]).all()
+
+
+def test_views_read_ahead_are_checked_against_the_crops() -> None:
+    frame = np.full((120, 160, 3), 90, np.uint8)
+    dice = [(80.0, 60.0, 40.0), (40.0, 40.0, 30.0)]
+    ahead = read_ahead(frame, dice, turns=4)
+    assert ahead.more is not None
+    with pytest.raises(ValueError, match="more views must follow the first"):
+        classify(frame, dice, more=ahead.more, settled=0.5)  # no first view
+    with pytest.raises(ValueError, match="more views must follow the first"):
+        classify(frame, dice[:1], first=ahead.first[:1], more=ahead.more, settled=0.5)
+    with pytest.raises(ValueError, match="more views must follow the first"):
+        classify(frame, dice, first=ahead.first, more=ahead.more, turns=2)  # more than asked
 
 
 def test_a_forked_child_asks_soon_on_a_worker_of_its_own() -> None:
@@ -157,11 +198,11 @@ def test_a_forked_child_asks_soon_on_a_worker_of_its_own() -> None:
     before = cv2.getNumThreads()
     cv2.setNumThreads(2)
     try:
-        expected = classify_soon(frame, dice).result(timeout=60)  # the parent's worker runs
+        expected = classify_soon(frame, dice).result(timeout=60).first  # the parent's worker runs
         pid = os.fork()
         if pid == 0:  # the child: its answer must come, and be the same
             try:
-                got = classify_soon(frame, dice).result(timeout=20)
+                got = classify_soon(frame, dice).result(timeout=20).first
                 os._exit(0 if np.allclose(got, expected, atol=1e-5) else 1)
             except BaseException:
                 os._exit(2)

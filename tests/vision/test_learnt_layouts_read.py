@@ -19,7 +19,7 @@ import pytest
 
 from dicetray.vision import read
 from dicetray.vision.calibration import Calibration, build_calibration
-from dicetray.vision.classifier import CLASSES
+from dicetray.vision.classifier import CLASSES, Ahead, answered
 from dicetray.vision.detector import find_dice
 from dicetray.vision.layouts import (
     FaceLayouts,
@@ -60,10 +60,8 @@ class Sketched:
         return out
 
     def classify_soon(self, frame: np.ndarray,
-                      dice: Sequence[tuple[float, float, float]]) -> Future[np.ndarray]:
-        done: Future[np.ndarray] = Future()
-        done.set_result(self.classify(frame, dice, turns=1))
-        return done
+                      dice: Sequence[tuple[float, float, float]]) -> Future[Ahead]:
+        return answered(self.classify(frame, dice, turns=1))
 
 
 def _faces(columns: float, two: float, three: float) -> dict[int, tuple]:

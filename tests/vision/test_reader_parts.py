@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from dicetray.vision import Reading, read
-from dicetray.vision.classifier import CLASSES
+from dicetray.vision.classifier import CLASSES, Ahead, answered
 from dicetray.vision.detector import Candidate
 from dicetray.vision.layouts import LAYOUTS
 from dicetray.vision.reading import REASONS, Reason, Why
@@ -53,10 +53,8 @@ class Says:
         self.crops += len(dice)
         return np.tile(self.probs, (len(dice), 1))
 
-    def classify_soon(self, frame: np.ndarray, dice: list) -> Future:
-        done: Future = Future()
-        done.set_result(self.classify(frame, dice, turns=1))
-        return done
+    def classify_soon(self, frame: np.ndarray, dice: list) -> Future[Ahead]:
+        return answered(self.classify(frame, dice, turns=1))
 
 
 DIE = Candidate(160.0, 120.0, 60.0, 0.9, "flat")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -11,6 +13,7 @@ import pytest
 
 from benchmarks.tray_view import cut_through
 from dicetray.vision import read
+from dicetray.vision.parts import ShippedClassifier
 from training.evaluate import boxes
 
 REPO = Path(__file__).resolve().parents[2]
@@ -89,3 +92,41 @@ def test_a_face_its_pips_place_at_the_frame_edge_is_cut() -> None:
     for told in (None, 1):
         roll = read(cut, dice=told)
         assert not roll.ok and roll.kind == "edge", (told, roll.values, roll.reason)
+
+
+class _Spied(ShippedClassifier):
+    """The shipped classifier, counting the crops it is asked about with views read ahead."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        object.__setattr__(self, "ahead", [])
+
+    def classify(self, frame: np.ndarray, dice: Sequence[tuple[float, float, float]], *,
+                 turns: int = 8, first: np.ndarray | None = None,
+                 settled: float | None = None, more: np.ndarray | None = None) -> np.ndarray:
+        if more is not None:
+            self.ahead.append(len(dice))  # type: ignore[attr-defined]
+        return super().classify(frame, dice, turns=turns, first=first, settled=settled,
+                                more=more)
+
+
+def test_a_photo_is_read_the_same_on_one_core_and_on_two() -> None:
+    # on two, the classifier reads views ahead on the networks' worker thread, and the
+    # detector's two passes run side by side: the answers must not change by a digit
+    photos = sorted((DATASETS / "nell-byler" / "images").glob("*.jpg"))[:12]
+    assert len(photos) == 12
+    before = cv2.getNumThreads()
+    answers, spies = {}, {}
+    try:
+        for threads in (1, 2):
+            cv2.setNumThreads(threads)
+            spies[threads] = spy = _Spied()
+            answers[threads] = [
+                repr(dataclasses.replace(read(cv2.imread(str(p)), classifier=spy), ms=0.0))
+                for p in photos]
+    finally:
+        cv2.setNumThreads(before)
+    assert answers[1] == answers[2]
+    # on two cores dice in doubt were asked about with views read ahead; on one, none
+    assert sum(spies[2].ahead) > 0 and not spies[1].ahead  # type: ignore[attr-defined]
+    assert any("'ok'" in a for a in answers[1]) and any("'unsure'" in a for a in answers[1])

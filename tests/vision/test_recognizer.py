@@ -12,7 +12,7 @@ import pytest
 
 from benchmarks.tray_view import cut_through
 from dicetray.vision import DieReading, Reading, read
-from dicetray.vision.classifier import CLASSES
+from dicetray.vision.classifier import CLASSES, Ahead, answered
 from dicetray.vision.detector import THRESHOLD, Candidate
 from dicetray.vision.errors import FrameError
 from dicetray.vision.layouts import LAYOUTS
@@ -139,10 +139,8 @@ class _Classifier:
                  settled: float | None = None) -> np.ndarray:
         return self._fake(frame, list(dice), turns, first)
 
-    def classify_soon(self, frame: np.ndarray, dice: list) -> Future:
-        done: Future = Future()
-        done.set_result(self.classify(frame, dice, turns=1))
-        return done
+    def classify_soon(self, frame: np.ndarray, dice: list) -> Future[Ahead]:
+        return answered(self.classify(frame, dice, turns=1))
 
 
 @pytest.fixture
