@@ -346,10 +346,11 @@ def holding(photos: list[Photo], dice: tuple[int, int] | None) -> list[Photo]:
 
 def real_speed_lines(table: dict[str, dict[str, dict[str, float]]], photos: int,
                      repeat: int, here: float | None = None, pick: str = "first",
-                     dice: tuple[int, int] | None = None) -> list[str]:
+                     dice: tuple[int, int] | None = None, threads: int = 1) -> list[str]:
     """The real-photo speed table: per set and size, each method's median and the ratio,
     and, given this machine's ``sysbench cpu --threads=1`` events/s ``here``, what a Pi 4
-    would take (see :func:`speed_lines`)."""
+    would take (see :func:`speed_lines`); ``threads``: the OpenCV threads the methods ran
+    with."""
     names = list(dict.fromkeys(n for sizes in table.values() for row in sizes.values()
                                for n in row))
     base = "Golsteyn 2020"
@@ -364,7 +365,8 @@ def real_speed_lines(table: dict[str, dict[str, dict[str, float]]], photos: int,
     lines = [
         f"Median ms per photo over {which}, each read {repeat} "
         "times (median kept), methods interleaved photo by photo, at the photo's own size "
-        "and letterboxed to 1280×960.",
+        f"and letterboxed to 1280×960, with {threads} OpenCV "
+        f"thread{'s' if threads != 1 else ''}.",
         "",
         "| set | size | " + " | ".join(names) + (" | dicetray ÷ Golsteyn |" if ratio else " |"),
         "| --- | --- | " + " | ".join("---:" for _ in names) + (" | ---: |" if ratio else " |"),
@@ -380,11 +382,12 @@ def real_speed_lines(table: dict[str, dict[str, dict[str, float]]], photos: int,
         guesses = "; ".join(f"{name} {label} {row[who] * factor:.0f} ms"
                             for name, sizes in table.items() for label, row in sizes.items()
                             if who in row)
+        where = "on one Pi 4 core" if threads == 1 else f"on {threads} of a Pi 4's four cores"
         lines += ["", f"**Pi 4 estimate (an estimate, not a measurement):** this machine runs "
                   f"`sysbench cpu --threads=1` (sysbench 1.0.20, run just before and after the "
                   f"timing) at {here:.0f} events/s, a Raspberry Pi 4 at "
                   f"{PI4_SYSBENCH_EVENTS_PER_S:.0f} (<{PI4_SOURCE}>): {factor:.1f}× slower, so "
-                  f"{who} would take on one Pi 4 core about: {guesses}. A rough guide only "
+                  f"{who} would take {where} about: {guesses}. A rough guide only "
                   f"(prime sieving is not image filtering: the networks run on {vector_unit()} "
                   "here and NEON on a Pi, which sieving does not weigh)."]
     return lines
@@ -737,7 +740,8 @@ def main(argv: list[str] | None = None) -> int:
         here = (before + after) / 2 if before and after else None
         section = ["", "### Speed on real photos", "",
                    *real_speed_lines(table, args.real_speed_photos, args.speed_repeat, here,
-                                     pick=args.real_speed_pick, dice=args.real_speed_dice)]
+                                     pick=args.real_speed_pick, dice=args.real_speed_dice,
+                                     threads=args.threads)]
         out += section
         print("\n".join(section), flush=True)
     if args.speed_frames > 0:

@@ -277,6 +277,13 @@ def test_real_speed_times_each_method_at_own_size_and_1280x960() -> None:
     lines = real_speed_lines({"set": table}, photos=1, repeat=2)
     assert any(line.startswith("| set | 1280×960 |") for line in lines)
     assert "Pi 4" not in lines[-1]
+    assert "with 1 OpenCV thread." in lines[0]
     estimate = real_speed_lines({"set": {"1280×960": {"dicetray": 10.0}}}, 1, 2,
                                 here=2955.66)[-1]
     assert "2.0× slower" in estimate and "set 1280×960 20 ms" in estimate
+    assert "on one Pi 4 core" in estimate
+    # timed on two threads: said so, and the estimate is not one core's
+    two = real_speed_lines({"set": {"1280×960": {"dicetray": 10.0}}}, 1, 2, here=2955.66,
+                           threads=2)
+    assert "with 2 OpenCV threads." in two[0]
+    assert "on 2 of a Pi 4's four cores" in two[-1] and "one Pi 4 core" not in two[-1]
