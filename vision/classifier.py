@@ -172,9 +172,10 @@ def classify(frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
                                             range(ks.start + len(done), ks.stop))])
 
     if settled is None or turns <= _QUARTERS:
+        start = min(len(read), 1)  # the views after ``first`` are summed with the rest
         total = read[0] if read else np.zeros((n, len(CLASSES)), np.float64)
-        if turns > 1 or not read:
-            total = total + views(slice(None), range(1 if read else 0, turns)).sum(axis=0)
+        if start < turns:
+            total = total + views(slice(None), range(start, turns)).sum(axis=0)
         return (total / turns).astype(np.float32)
     each = views(slice(None), range(_QUARTERS))
     mean = each.mean(axis=0)
