@@ -57,7 +57,7 @@ def held_out_finds(set_name: str) -> list[tuple[np.ndarray, list[tuple[float, fl
         image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
         paired, far = labelled_finds(image, truth.get(photo.path, []))
         where = [(c.x, c.y, c.size) for c, _ in paired] + [(c.x, c.y, c.size) for c in far]
-        labels = [v for _, v in paired] + [NO_DIE] * len(far)
+        labels = [box[4] for _, box in paired] + [NO_DIE] * len(far)
         if where:
             out.append((image, where, labels))
     return out

@@ -36,6 +36,7 @@ from benchmarks.datasets import SETS  # noqa: E402
 from benchmarks.halves import Half, photos_in  # noqa: E402
 from dicetray.vision.classifier import CLASSES, crop  # noqa: E402
 from dicetray.vision.detector import Candidate, find_dice  # noqa: E402
+from training.crops import edge_crops  # noqa: E402
 from training.evaluate import Box, boxes, matches  # noqa: E402
 
 NO_DIE, UNREADABLE = CLASSES.index("none"), CLASSES.index("unreadable")
@@ -85,6 +86,10 @@ class Cutting:
     #: width twice or more).
     smear_from: float = 0.5
     smear_to: float = 1.3
+    #: Times each labelled die and each find that is no die is cut as at the frame's edge
+    #: (:func:`training.crops.edge_crops`: a die cut through, "unreadable", and whole
+    #: beside the edge; a thing that is no die cut through, "no die").
+    edges: int = 0
     #: A find is "no die" only this many labelled edges or more from every labelled die
     #: (nearer, it may be the die's own side face or a touching die the labels boxed
     #: apart).
@@ -92,11 +97,12 @@ class Cutting:
 
 
 def labelled_finds(image: np.ndarray, truth: list[Box], faint: float = Cutting.faint
-                   ) -> tuple[list[tuple[Candidate, int]], list[Candidate]]:
+                   ) -> tuple[list[tuple[Candidate, Box]], list[Candidate]]:
     """The finds of the reader's detector in ``image`` matched to the labelled boxes
-    (each with its box's value), and the finds far from every box (no dice)."""
+    (each with its box: the value is its last field), and the finds far from every box
+    (no dice)."""
     finds = find_dice(image, faint)
-    paired = [(c, box[4]) for box, c in matches(truth, finds)]
+    paired = [(c, box) for box, c in matches(truth, finds)]
     taken = {id(c) for c, _ in paired}
     far = [c for c in finds if id(c) not in taken and all(
         math.hypot(c.x - (b[0] + b[2]) / 2, c.y - (b[1] + b[3]) / 2)
@@ -109,7 +115,7 @@ def photo_crops(image: np.ndarray, truth: list[Box], rng: np.random.Generator,
     """The crops and labels of one photo (see the module's docstring)."""
     paired, far = labelled_finds(image, truth, cutting.faint)
     out, labels = [], []
-    for c, value in paired:
+    for c, (*_, value) in paired:
         out.append(crop(image, c.x, c.y, c.size))
         labels.append(value)
         for _ in range(cutting.copies):
@@ -128,6 +134,17 @@ def photo_crops(image: np.ndarray, truth: list[Box], rng: np.random.Generator,
             out.append(smear(image, c.x + jx, c.y + jy, c.size * js, length,
                              rng.uniform(0, math.pi)))
             labels.append(UNREADABLE)
+    for _ in range(cutting.edges):  # as a frame's edge would leave them
+        for c, (x0, y0, x1, y1, value) in paired:
+            got, values = edge_crops(rng, image, c.x, c.y, c.size, (x0, y0, x1, y1), value)
+            out += got
+            labels += values
+        for c in far:
+            half = c.size / 2
+            got, values = edge_crops(rng, image, c.x, c.y, c.size,
+                                     (c.x - half, c.y - half, c.x + half, c.y + half), None)
+            out += got
+            labels += values
     return out, labels
 
 
@@ -160,11 +177,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="jittered crops per die besides the one cut as found")
     parser.add_argument("--smeared", type=int, default=Cutting.smeared,
                         help="smeared crops per die, labelled unreadable")
+    parser.add_argument("--edges", type=int, default=Cutting.edges,
+                        help="times each die and each thing that is no die is cut as at "
+                             "the frame's edge")
     args = parser.parse_args(argv)
-    if args.half != Half.TRAIN and (args.copies or args.smeared):
+    if args.half != Half.TRAIN and (args.copies or args.smeared or args.edges):
         print("note: cutting the held-out half: never train on it", file=sys.stderr)
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
-    cutting = Cutting(copies=args.copies, smeared=args.smeared)
+    cutting = Cutting(copies=args.copies, smeared=args.smeared, edges=args.edges)
     images, labels, names = build(sets, args.half, args.seed, cutting)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, images=images, labels=labels, sets=names)
