@@ -85,13 +85,16 @@ def edge_cut(frame: np.ndarray, box: Outline, inside: float,
 
 
 def edge_crops(rng: np.random.Generator, frame: np.ndarray, x: float, y: float, size: float,
-               box: Outline, value: int | None) -> tuple[list[np.ndarray], list[int]]:
-    """Crops of a die centred at (x, y) (edge ``size``, outline ``box``) as a frame's edge
-    leaves it, each as the reader crops a find there (beyond the frame the edge pixels are
-    repeated): cut through (labelled :data:`UNREADABLE`, its find's centre jittered or
-    moved onto the part inside, as the detector places it) and whole with the edge just
-    beyond it (labelled ``value``); for a thing that is not a die (``value`` None), cut
-    through only, labelled :data:`NO_DIE`."""
+               box: Outline | None, value: int | None) -> tuple[list[np.ndarray], list[int]]:
+    """Crops of a die centred at (x, y) (edge ``size``, outline ``box``; None: the square
+    of side ``size`` around its centre) as a frame's edge leaves it, each as the reader
+    crops a find there (beyond the frame the edge pixels are repeated): cut through
+    (labelled :data:`UNREADABLE`, its find's centre jittered or moved onto the part
+    inside, as the detector places it) and whole with the edge just beyond it (labelled
+    ``value``); for a thing that is not a die (``value`` None), cut through only, labelled
+    :data:`NO_DIE`."""
+    if box is None:
+        box = (x - size / 2, y - size / 2, x + size / 2, y + size / 2)
     out, labels = [], []
     side = int(rng.integers(4))
     part, ox, oy = edge_cut(frame, box, float(rng.uniform(CUT_FROM, CUT_TO)), side)
@@ -155,10 +158,7 @@ def sample_crops(seed: int, edges: bool = False) -> tuple[np.ndarray, np.ndarray
         out.append(crop(frame, (x + jx) * k, (y + jy) * k, size * k))
         labels.append(NO_DIE)
         if edges and rng.random() < EDGE_CHANCE:
-            half = size * k / 2
-            got, values = edge_crops(rng, frame, x * k, y * k, size * k,
-                                     (x * k - half, y * k - half, x * k + half, y * k + half),
-                                     None)
+            got, values = edge_crops(rng, frame, x * k, y * k, size * k, None, None)
             at_edge += got
             edge_labels += values
     out += at_edge

@@ -140,9 +140,7 @@ def photo_crops(image: np.ndarray, truth: list[Box], rng: np.random.Generator,
             out += got
             labels += values
         for c in far:
-            half = c.size / 2
-            got, values = edge_crops(rng, image, c.x, c.y, c.size,
-                                     (c.x - half, c.y - half, c.x + half, c.y + half), None)
+            got, values = edge_crops(rng, image, c.x, c.y, c.size, None, None)
             out += got
             labels += values
     return out, labels
