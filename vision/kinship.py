@@ -14,14 +14,22 @@ import numpy as np
 
 from dicetray.vision.classifier import CLASSES
 from dicetray.vision.detector import Candidate
-from dicetray.vision.measure import body, colour_gap, cut, median, near, patch_roundness
+from dicetray.vision.measure import (
+    body,
+    colour_gap,
+    cut,
+    median,
+    near,
+    patch_roundness,
+    surround,
+)
 from dicetray.vision.pipfaces import Die
 from dicetray.vision.pips import Pips
 from dicetray.vision.pipscene import Scene, pips_around
 from dicetray.vision.reading import Reason
 from dicetray.vision.settings import ReaderSettings
 
-__all__ = ["could_be_kin", "cut_off_kin", "cut_off_marked", "look_alike", "odd_one_out",
+__all__ = ["alone", "could_be_kin", "cut_off_die", "cut_off_kin", "look_alike", "odd_one_out",
            "set_apart"]
 
 _NONE = CLASSES.index("none")
@@ -97,24 +105,59 @@ def cut_off_kin(img: np.ndarray, cand: Candidate, dice: list[Die],
     return colour_gap(body(img, cand, st.middle), bodies) <= st.look_alike
 
 
-def cut_off_marked(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) -> bool:
-    """Whether a find the frame cuts (``cut_face``) shows, on its part inside the frame
+def cut_off_die(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) -> bool:
+    """Whether a find the frame cuts (``cut_face``) may be a die partly out of view: it
+    stands alone on a plain floor (:func:`alone`), or it shows a pip like the dice's
+    (:func:`_marked`). A die half out of the frame or more is found only faintly, or
+    found with no face read, and left out it would leave the roll answered a die short."""
+    h, w = img.shape[:2]
+    return cut(cand, (float(w), float(h)), sc.st.cut_face) and (
+        alone(img, cand, sc.st) or _marked(img, cand, dice, sc))
+
+
+def alone(img: np.ndarray, cand: Candidate, st: ReaderSettings) -> bool:
+    """Whether a find stands alone on a plain floor, as a die does and the things the
+    frame cuts on the shared photos do not: the square ring around it (from
+    ``alone_ring`` of its edge from its centre to half an edge further) is of one colour
+    (``alone_plain`` of its pixels within ``plain_gap`` of their median), at least
+    ``alone_inside`` of that ring lies inside the frame, and the find's middle stands
+    out of it (its colour more than ``alone_apart`` away). A laptop's keys lie among
+    other keys, a cable runs on, a label or a box is larger than a die; a die whose pips
+    lie beyond the edge, or that is unlike the dice read, is still a thing alone.
+
+    >>> st = ReaderSettings()
+    >>> img = np.full((100, 200, 3), 200, np.uint8); img[80:, 80:120] = 30  # cut at the foot
+    >>> alone(img, Candidate(100, 100, 40.0, 0.3, "flat"), st)
+    True
+    >>> img[80:, 30:70] = img[80:, 130:170] = 30  # others beside it: a row of keys
+    >>> alone(img, Candidate(100, 100, 40.0, 0.3, "flat"), st)
+    False
+    """
+    ring, inside = surround(img, cand, st.alone_ring, st.alone_ring + 0.5)
+    if inside < st.alone_inside:
+        return False
+    floor = np.median(ring, axis=0)
+    plain = float((np.linalg.norm(ring - floor, axis=1) <= st.plain_gap).mean())
+    return (plain >= st.alone_plain
+            and float(np.linalg.norm(body(img, cand, st.middle) - floor)) > st.alone_apart)
+
+
+def _marked(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) -> bool:
+    """Whether a find shows, on its part inside the frame
     (:func:`~dicetray.vision.pipscene.pips_around`), a pip like those of a die the pips
     read cleanly (``dice``): of its marks' polarity, about its pips' size (``pip_ratio``),
     on a face of its body colour (``look_alike``, measured around the pip). A die half
-    out of the frame or more is found only faintly, under the detector's threshold,
-    while a pip of its top face still shows; the pale things the frame cuts on the shared
-    photos (a laptop's key, a sheet of paper, the table by a cable) show none. A pip the
-    frame's edge cuts in two is looked for too, made whole in the frame's mirror image;
-    half its ring is then the mirror of the other half, so its face must be nearer the
-    body's colour (``mirror_alike``): a label's print the edge cuts comes out round too.
-    Where the dice read are of many colours (:func:`_many_colours`), a die's colour says
-    nothing of another's, and the pip is weighed alone: a black die cut by the frame
-    beside a red one and a green one."""
+    out of the frame while a pip of its top face still shows; the pale things the frame
+    cuts on the shared photos (a laptop's key, a sheet of paper, the table by a cable)
+    show none. A pip the frame's edge cuts in two is looked for too, made whole in the
+    frame's mirror image; half its ring is then the mirror of the other half, so its face
+    must be nearer the body's colour (``mirror_alike``): a label's print the edge cuts
+    comes out round too. Where the dice read are of many colours (:func:`_many_colours`),
+    a die's colour says nothing of another's, and the pip is weighed alone: a black die
+    cut by the frame beside a red one and a green one."""
     st = sc.st
-    h, w = img.shape[:2]
     kin = [d for d in _clean(dice) if d.pips]
-    if not kin or not cut(cand, (float(w), float(h)), st.cut_face):
+    if not kin:
         return False
     # each die's polarity, pip size and body colour, measured once for both looks
     looks = []
@@ -124,11 +167,11 @@ def cut_off_marked(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene)
     bounds = ((False, st.look_alike), (True, st.mirror_alike))
     if _many_colours([colour for *_, colour in looks], st.look_alike):
         bounds = ((False, math.inf), (True, math.inf))
-    return any(_marked(*pips_around(img, cand, sc, mirrored), looks, st.pip_ratio, alike)
+    return any(_pip_like(*pips_around(img, cand, sc, mirrored), looks, st.pip_ratio, alike)
                for mirrored, alike in bounds)
 
 
-def _marked(pips: Pips, face: np.ndarray, looks: list[tuple[bool, float, np.ndarray]],
+def _pip_like(pips: Pips, face: np.ndarray, looks: list[tuple[bool, float, np.ndarray]],
             pip_ratio: float, alike: float) -> bool:
     """Whether one of ``pips`` (on faces of colour ``face``, BGR) is like the pips of one
     of the dice whose ``looks`` are given (polarity, pip size, body colour in CIELAB): of
@@ -152,7 +195,7 @@ def _many_colours(colours: list[np.ndarray], alike: float) -> bool:
     grey key among white dice) does not make them many: judged so (any two apart),
     matteop65's Train three_37 at 1280x960 was refused for a label the frame cuts.
     Dice of many colours have no one look a find could be compared with
-    (:func:`set_apart`, :func:`cut_off_marked`).
+    (:func:`set_apart`, :func:`cut_off_die`).
 
     >>> white, red, green = (np.array(c, float) for c in ([250, 128, 128], [130, 190, 160],
     ...                                                      [150, 80, 160]))

@@ -113,6 +113,45 @@ def body(img: np.ndarray, cand: Candidate, half: float) -> np.ndarray:
     return np.median(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3), axis=0)
 
 
+def surround(img: np.ndarray, cand: Candidate, inner: float,
+             outer: float) -> tuple[np.ndarray, float]:
+    """The colours (CIELAB, OpenCV's 8-bit scale, one a row) of the square ring around a
+    find from ``inner`` to ``outer`` of its edge from its centre, the part inside the
+    image, and the share of the ring that is inside.
+
+    >>> img = np.zeros((40, 40, 3), np.uint8); img[15:25, 15:25] = 255
+    >>> ring, inside = surround(img, Candidate(20, 20, 10.0, 0.9, "flat"), 0.8, 1.2)
+    >>> len(ring), int(ring[:, 0].max()), inside
+    (400, 0, 1.0)
+    >>> round(surround(img, Candidate(0, 20, 10.0, 0.9, "flat"), 0.8, 1.2)[1], 2)
+    0.51
+    """
+    rows, cols = img.shape[:2]
+    far, near_ = outer * cand.size, inner * cand.size
+    # the pixels at most ``far`` from the centre each way, less those nearer than ``near_``
+    # both ways: (first, last + 1) along x and y, before and after clipping to the image
+    spans = [(math.ceil(c - far), math.floor(c + far) + 1) for c in (cand.x, cand.y)]
+    holes = [(math.floor(c - near_) + 1, math.ceil(c + near_)) for c in (cand.x, cand.y)]
+
+    def area(x: tuple[int, int], y: tuple[int, int], clip: bool) -> int:
+        (x0, x1), (y0, y1) = x, y
+        if clip:
+            x0, x1, y0, y1 = max(0, x0), min(cols, x1), max(0, y0), min(rows, y1)
+        return max(0, x1 - x0) * max(0, y1 - y0)
+
+    whole = area(*spans, False) - area(*holes, False)
+    inside = area(*spans, True) - area(*holes, True)
+    if inside <= 0:
+        return np.zeros((0, 3)), 0.0
+    (x0, x1), (y0, y1) = spans
+    x0, y0 = max(0, x0), max(0, y0)
+    lab = cv2.cvtColor(img[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
+    ring = np.ones(lab.shape[:2], bool)
+    (hx0, hx1), (hy0, hy1) = holes
+    ring[max(0, hy0 - y0):max(0, hy1 - y0), max(0, hx0 - x0):max(0, hx1 - x0)] = False
+    return lab[ring].astype(np.float64), inside / whole
+
+
 def colour_gap(colour: np.ndarray, colours: np.ndarray) -> float:
     """How far a body colour (:func:`body`) lies from the nearest of ``colours`` (one a row).
 

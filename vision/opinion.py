@@ -31,8 +31,8 @@ from dicetray.vision.detector import Candidate
 from dicetray.vision.faces import inside
 from dicetray.vision.kinship import (
     could_be_kin,
+    cut_off_die,
     cut_off_kin,
-    cut_off_marked,
     look_alike,
     odd_one_out,
     set_apart,
@@ -196,7 +196,8 @@ class Opinion:
         for d in strangers:
             if d.found is not None:
                 why[d.found] = Why.UNLIKE
-        # a faint find the frame cuts showing a pip like the dice's: a die half out of view
+        # a faint find the frame cuts, alone or showing a pip like the dice's: a die half
+        # out of view
         cut_off += self._cut_off_faint(faint, [*answered, *unread, *moving, *cut_off],
                                        answered, why)
         unread = [*unread, *moving, *cut_off]
@@ -276,8 +277,9 @@ class Opinion:
 
     def _cut_off_faint(self, faint: list[Candidate], shown: list[Die], dice: list[Die],
                        why: dict[Candidate, Why]) -> list[Die]:
-        """The ``faint`` finds the frame cuts that show a pip like the ``dice``'s
-        (:func:`~dicetray.vision.kinship.cut_off_marked`), away from every die ``shown``
+        """The ``faint`` finds the frame cuts that may be dice partly out of view, alone on
+        a plain floor or showing a pip like the ``dice``'s
+        (:func:`~dicetray.vision.kinship.cut_off_die`), away from every die ``shown``
         (``streak``) and not left out already (in ``why``): each kept unread, refusing the
         roll with no value shown (:data:`CUT_NONE`): a die half out of the frame, which
         left out would leave the roll answered a die short."""
@@ -286,7 +288,7 @@ class Opinion:
         for c in faint:
             # (``near`` passes a find by itself: one shown already, in doubt, is shown)
             if (c in why or c in placed or near(c, placed, self.st.streak)
-                    or not cut_off_marked(self.img, c, dice, self.sc)):
+                    or not cut_off_die(self.img, c, dice, self.sc)):
                 continue
             out.append(unread_at(self.sc, c, Reason.EDGE, CUT_NONE))
             placed.append(c)
@@ -577,8 +579,9 @@ class Opinion:
         frame's edge and like the dice the pips read (``pipped``) in colour is kept, refusing
         the roll with no value shown, whatever the classifier says
         (:func:`~dicetray.vision.kinship.cut_off_kin`): a die mostly cut off; so is one the
-        frame cuts showing a pip like theirs that would be left out as bare
-        (:func:`~dicetray.vision.kinship.cut_off_marked`): a die half out of view.
+        frame cuts alone on a plain floor or showing a pip like theirs that would be left
+        out as bare (:func:`~dicetray.vision.kinship.cut_off_die`): a die half out of
+        view.
         """
         st = self.st
         h, w = self.img.shape[:2]
@@ -605,9 +608,9 @@ class Opinion:
                     float(p[best]) < st.bare_guess and cand.score < st.sure_find
                     and not is_cut) or (
                     best == _UNREADABLE and float(p[best]) < st.bare_unreadable)):
-                if cut_off_marked(self.img, cand, pipped, self.sc):
-                    # ... unless the frame cuts it and a pip like the dice's shows on the
-                    # part inside: a die half out of view
+                if cut_off_die(self.img, cand, pipped, self.sc):
+                    # ... unless the frame cuts it and it stands alone on a plain floor or
+                    # a pip like the dice's shows on the part inside: a die half out of view
                     die.problem, die.detail = Reason.EDGE, CUT_NONE
                     kept.append(die)
                     continue

@@ -278,12 +278,37 @@ class ReaderSettings:
     #: plugs and labels 75 and more from its white dice.
     look_alike: float = 45.0
     #: ... and for a pip the frame's edge cuts in two, made whole in the frame's mirror
-    #: image (:func:`~dicetray.vision.kinship.cut_off_marked`): half its ring is the
+    #: image (:func:`~dicetray.vision.kinship.cut_off_die`): half its ring is the
     #: mirror of the other half, so half as far. Chosen on the tray views of seed 180000
     #: cut through a die (the half pips of 14 lay 5-36 from the dice's body) and on
     #: matteop65 (5 things its frame cuts on three photos, labels' print made round by
     #: the mirror, lay 33-43); reported on seed 190000 (docs/benchmarks.md).
     mirror_alike: float = 22.5
+    #: A find the frame cuts standing alone on a plain floor may be a die partly out of
+    #: view (:func:`~dicetray.vision.kinship.alone`): the ring around it looked at starts
+    #: this many edges from its centre (a die's own edge at 0.5, its shadow and a
+    #: neighbour's side face nearer than this), and is half an edge wide ...
+    alone_ring: float = 0.8
+    #: ... of one colour: this share of its pixels within :attr:`plain_gap` of its median
+    #: colour. Chosen on the train halves of both shared sets, each cut through a die
+    #: (``benchmarks/cut_photos.py``): of nell-byler's 9 photos answered a die short at
+    #: half a die inside, 8 have the cut die's find at 0.9-0.99 (the ninth 0.86); of the
+    #: 482 finds the frame cuts on matteop65's photos read right (a laptop's keys among
+    #: other keys, cables, labels, the table's grain) 12 reach 0.9 ...
+    alone_plain: float = 0.9
+    #: ... (CIELAB, OpenCV's 8-bit scale: a plain floor's noise and shading) ...
+    plain_gap: float = 12.0
+    #: ... with at least this share of the ring inside the frame: four of the five of
+    #: those 12 that also stand out (below) lie in a corner of the frame, 0.24-0.32 of
+    #: their ring inside, where a find centred on one edge keeps half of it (0.38 centred
+    #: half an edge beyond) ...
+    alone_inside: float = 0.4
+    #: ... and the find's middle this far from that colour (as :attr:`look_alike`): the 9
+    #: cut dice lie 118-169 from their floor; of the 12, 7 lie at 1-49 (the floor's own
+    #: grain) and the five at 89-145: midway between 49 and 89. Reported on the held-out
+    #: halves and the rendered cut tray views (docs/benchmarks.md, "A die alone on a
+    #: plain floor, cut by the frame").
+    alone_apart: float = 70.0
     #: ... the classifier's most probability of "no die" there ...
     alike_none: float = 0.1
     #: ... and the least roundness of the gradients around it (a die's square body has

@@ -255,10 +255,11 @@ def test_a_bare_find_centred_beyond_the_frame_like_the_dice_refuses_the_roll(
     # no pips show on the sliver, and the classifier calls it no die: like the dice in
     # colour it may be a die mostly cut off, and the roll is refused with no value shown
     # (before, it was left out as bare and the two dice answered as the whole roll);
-    # unlike them, it is a thing on the table the frame cuts, and is left out
+    # unlike them (dark among white dice, its face standing out the other way), it is a
+    # thing on the table the frame cuts, set apart as unlike and left out
     roll = read(dice_and_a_sliver(sliver), detector=Finds(*FOURS, SLIVER),
                 classifier=Elsewhere("none"))
-    cut_off_or_left_out(roll, (240, 253), refused, Why.BARE)
+    cut_off_or_left_out(roll, (240, 253), refused, Why.UNLIKE)
 
 
 def cut_off_or_left_out(roll: Reading, at: tuple[int, int], refused: bool, why: Why) -> None:
@@ -290,14 +291,22 @@ def test_one_odd_die_among_dice_of_one_colour_still_sets_an_unlike_find_apart() 
     assert [(round(f.x), f.why) for f in roll.left_out] == [(240, Why.UNLIKE)], roll
 
 
-def dice_and_a_half(half: tuple[int, int, int], pip: tuple[int, int, int] | None
-                    ) -> np.ndarray:
+def dice_and_a_half(half: tuple[int, int, int], pip: tuple[int, int, int] | None,
+                    beside: str = "") -> np.ndarray:
     """:func:`dice_and_a_blank`'s two white 4s with no blank, and the top 22 px of a
     square 50 px wide, of colour ``half``, at the frame's bottom edge, showing a pip of
     colour ``pip`` (None: none) 4 px below its top edge's middle: a die half out of the
-    frame, its top row of pips showing, or a thing on the table the frame cuts."""
+    frame, its top row of pips showing, or a thing on the table the frame cuts. Alone on
+    the felt unless ``beside`` says what it is part of: ``"sheet"``, the same colour on
+    to the frame's right edge (a sheet of paper, a label); ``"keys"``, two more like it
+    on either side, 10 px apart (a row of keys)."""
     img = dice_and_a_blank((90, 120, 90))  # the blank as the felt: not there
     cv2.rectangle(img, (215, 218), (265, 239), half, -1)
+    if beside == "sheet":
+        cv2.rectangle(img, (150, 218), (319, 239), half, -1)
+    elif beside == "keys":
+        for left in (155, 275):
+            cv2.rectangle(img, (left, 218), (left + 50, 239), half, -1)
     if pip is not None:
         cv2.circle(img, (240, 229), 4, pip, -1, cv2.LINE_AA)
     return img
@@ -308,19 +317,25 @@ def dice_and_a_half(half: tuple[int, int, int], pip: tuple[int, int, int] | None
 HALF = Candidate(240.0, 240.0, 50.0, 0.2, "flat")
 
 
-@pytest.mark.parametrize(("half", "pip", "refused"), [
-    ((235, 235, 235), (20, 20, 20), True),   # white, a dark pip: a die half out of view
-    ((235, 235, 235), None, False),          # white, blank: a sheet of paper the frame cuts
-    ((40, 40, 40), (235, 235, 235), False),  # a dark key with a light mark
+@pytest.mark.parametrize(("half", "pip", "beside", "refused"), [
+    ((235, 235, 235), (20, 20, 20), "sheet", True),  # white, a dark pip: a die half out
+    ((235, 235, 235), None, "sheet", False),  # white, blank: a sheet of paper the frame cuts
+    ((235, 235, 235), None, "", True),        # ... a die's size, alone: its pips beyond
+    ((40, 40, 40), (235, 235, 235), "keys", False),  # a dark key with a light mark
+    ((40, 40, 40), (235, 235, 235), "", True),  # ... alone: a black die among white ones
 ])
 def test_a_faint_find_the_frame_cuts_showing_a_pip_like_the_dice_refuses_the_roll(
-        half: tuple[int, int, int], pip: tuple[int, int, int] | None, refused: bool) -> None:
+        half: tuple[int, int, int], pip: tuple[int, int, int] | None, beside: str,
+        refused: bool) -> None:
     # under the detector's threshold, a faint find is read only when it is like the dice;
     # one the frame cuts that shows a pip like theirs (polarity, size, and the face around
     # it their colour) may be a die half out of view, and the roll is refused with no
-    # value shown (before, it was left out and the two dice answered as the whole roll)
+    # value shown (before, it was left out and the two dice answered as the whole roll).
+    # So may one of a die's size standing alone on the felt, whatever it shows
+    # (kinship.alone): a die whose pips lie beyond the edge, or unlike the dice read; a
+    # sheet of paper or a row of keys the frame cuts runs on past it, and is left out
     assert DEFAULT_SETTINGS.faint_find <= HALF.score < DEFAULT_SETTINGS.keep_find
-    roll = read(dice_and_a_half(half, pip), detector=Finds(*FOURS, HALF),
+    roll = read(dice_and_a_half(half, pip, beside), detector=Finds(*FOURS, HALF),
                 classifier=Elsewhere("none"))
     cut_off_or_left_out(roll, (240, 240), refused, Why.FAINT)
 
@@ -330,10 +345,11 @@ def test_a_bare_find_the_frame_cuts_showing_a_pip_like_the_dice_refuses_the_roll
         pip: tuple[int, int, int] | None, refused: bool) -> None:
     # over the detector's threshold but unsure, centred inside the frame, no die to the
     # classifier: a bare find, left out (a magnet or a button shows no pip); with a pip
-    # like the dice's on its part inside, a die half out of view (before, left out)
+    # like the dice's on its part inside, a die half out of view (before, left out); on a
+    # sheet of paper the frame cuts, so that it does not stand alone (kinship.alone)
     half = Candidate(240.0, 236.0, 50.0, 0.4, "flat")
     assert DEFAULT_SETTINGS.keep_find <= half.score < DEFAULT_SETTINGS.sure_find
-    roll = read(dice_and_a_half((235, 235, 235), pip), detector=Finds(*FOURS, half),
+    roll = read(dice_and_a_half((235, 235, 235), pip, "sheet"), detector=Finds(*FOURS, half),
                 classifier=Elsewhere("none"))
     cut_off_or_left_out(roll, (240, 236), refused, Why.BARE)
 
@@ -350,7 +366,7 @@ def test_a_faint_find_the_frame_cuts_through_a_pip_like_the_dice_refuses_the_rol
     # (mirror_alike): the roll is refused with no value shown (before, the find was left
     # out and the two 4s answered as the whole roll). A face further off than that (but
     # within look_alike) is taken for a thing the frame cuts, its print made round.
-    img = dice_and_a_half(half, None)
+    img = dice_and_a_half(half, None, "sheet")  # a label, not alone (kinship.alone)
     cv2.circle(img, (240, 240), 4, (20, 20, 20), -1, cv2.LINE_AA)
     roll = read(img, detector=Finds(*FOURS, HALF), classifier=Elsewhere("none"))
     cut_off_or_left_out(roll, (240, 240), refused, Why.FAINT)

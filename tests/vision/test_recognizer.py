@@ -215,12 +215,15 @@ class TestRenderedRefusals:
         assert not roll.ok and roll.kind in ("blur", "cocked"), roll.reason
 
     @pytest.mark.parametrize(("seed", "style"), [(180017, "white"), (180032, "black"),
-                                                 (180022, "black"), (180019, "red")])
+                                                 (180022, "black"), (180019, "red"),
+                                                 (190010, "white")])
     def test_a_die_half_out_of_the_frame_refuses_the_roll(self, seed: int, style: str) -> None:
         # a tray view cut through one die, half its outline outside the frame: the
         # detector finds it only faintly, but a pip of its top face shows, as the dice's
         # pips do (before, the four dice inside were answered as the whole roll); in
-        # 180022 and 180019 the frame's edge cuts that pip in two (a 1's, a 2's)
+        # 180022 and 180019 the frame's edge cuts that pip in two (a 1's, a 2's). In
+        # 190010 no pip of the top face is inside: the die stands alone on the tray's
+        # plain floor (kinship.alone; before, answered a die short)
         frame, truth = render(tray_view(seed, style))
         roll = read(cut_through(frame, [d.bbox for d in truth.dice], 0.5))
         assert not roll.ok and roll.kind == Reason.EDGE, roll
