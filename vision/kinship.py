@@ -147,7 +147,7 @@ def _marked(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) -> boo
     (:func:`~dicetray.vision.pipscene.pips_around`), a pip like those of a die the pips
     read cleanly (``dice``): of its marks' polarity, about its pips' size (``pip_ratio``),
     on a face of its body colour (``look_alike``, measured around the pip). A die half
-    out of the frame while a pip of its top face still shows; the pale things the frame
+    out of the frame still shows a pip of its top face, often; the pale things the frame
     cuts on the shared photos (a laptop's key, a sheet of paper, the table by a cable)
     show none. A pip the frame's edge cuts in two is looked for too, made whole in the
     frame's mirror image; half its ring is then the mirror of the other half, so its face
@@ -172,7 +172,7 @@ def _marked(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) -> boo
 
 
 def _pip_like(pips: Pips, face: np.ndarray, looks: list[tuple[bool, float, np.ndarray]],
-            pip_ratio: float, alike: float) -> bool:
+              pip_ratio: float, alike: float) -> bool:
     """Whether one of ``pips`` (on faces of colour ``face``, BGR) is like the pips of one
     of the dice whose ``looks`` are given (polarity, pip size, body colour in CIELAB): of
     its polarity, within ``pip_ratio`` of its pips' size, its face within ``alike`` of its
