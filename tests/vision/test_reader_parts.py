@@ -382,8 +382,9 @@ def test_among_dice_of_many_colours_a_cut_find_showing_their_pip_refuses_the_rol
     # of their polarity and size: where the dice read are of one colour, it is a thing on
     # the table (left out); where they are of many (here two, further apart than
     # look_alike), a die's colour says nothing of another's, and the roll is refused for
-    # it (before, the two dice were answered as the whole roll)
-    img = dice_and_a_half((60, 180, 60), (20, 20, 20))
+    # it (before, the two dice were answered as the whole roll). The green thing is part
+    # of a sheet, so that it does not stand alone (kinship.alone): its pip decides
+    img = dice_and_a_half((60, 180, 60), (20, 20, 20), "sheet")
     cv2.rectangle(img, (135, 95), (185, 145), second, -1)
     for x, y in LAYOUTS[4] * 13 + (160, 120):
         cv2.circle(img, (round(x), round(y)), 4, (20, 20, 20), -1, cv2.LINE_AA)
