@@ -107,15 +107,19 @@ def cut_off_kin(img: np.ndarray, cand: Candidate, dice: list[Die],
 
 def cut_off_die(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) -> bool:
     """Whether a find the frame cuts (``cut_face``) may be a die partly out of view: it
-    stands alone on a plain floor (:func:`alone`), or it shows a pip like the dice's
-    (:func:`_marked`). A die half out of the frame or more is found only faintly, or
-    found with no face read, and left out it would leave the roll answered a die short."""
+    stands alone on a plain floor (:func:`alone`, weighed against the colours of the dice
+    read cleanly), or it shows a pip like the dice's (:func:`_marked`). A die half out of
+    the frame or more is found only faintly, or found with no face read, and left out it
+    would leave the roll answered a die short."""
     h, w = img.shape[:2]
-    return cut(cand, (float(w), float(h)), sc.st.cut_face) and (
-        alone(img, cand, sc.st) or _marked(img, cand, dice, sc))
+    if not cut(cand, (float(w), float(h)), sc.st.cut_face):
+        return False
+    kin = np.array([body(img, d.found, sc.st.middle) for d in _clean(dice) if d.found])
+    return alone(img, cand, sc.st, kin) or _marked(img, cand, dice, sc)
 
 
-def alone(img: np.ndarray, cand: Candidate, st: ReaderSettings) -> bool:
+def alone(img: np.ndarray, cand: Candidate, st: ReaderSettings,
+          kin: np.ndarray | None = None) -> bool:
     """Whether a find stands alone on a plain floor, as a die does and the things the
     frame cuts on the shared photos do not: the square ring around it (from
     ``alone_ring`` of its edge from its centre to half an edge further) is of one colour
@@ -124,6 +128,13 @@ def alone(img: np.ndarray, cand: Candidate, st: ReaderSettings) -> bool:
     out of it (its colour more than ``alone_apart`` away). A laptop's keys lie among
     other keys, a cable runs on, a label or a box is larger than a die; a die whose pips
     lie beyond the edge, or that is unlike the dice read, is still a thing alone.
+
+    A find whose middle is nearer the colour of one of the dice read (``kin``: their
+    body colours, one a row) than the floor's stands alone on a floor less plain, the
+    ring within ``kin_plain_gap`` (a die's own shadow on the floor), its middle no part
+    of it (farther than that). A blue die on dark felt is nearer the blue dice than the
+    felt, though not ``alone_apart`` from it; the grain of a table the frame cuts is
+    nearer the table.
 
     >>> st = ReaderSettings()
     >>> img = np.full((100, 200, 3), 200, np.uint8); img[80:, 80:120] = 30  # cut at the foot
@@ -137,9 +148,14 @@ def alone(img: np.ndarray, cand: Candidate, st: ReaderSettings) -> bool:
     if inside < st.alone_inside:
         return False
     floor = np.median(ring, axis=0)
-    plain = float((np.linalg.norm(ring - floor, axis=1) <= st.plain_gap).mean())
-    return (plain >= st.alone_plain
-            and float(np.linalg.norm(body(img, cand, st.middle) - floor)) > st.alone_apart)
+    gaps = np.linalg.norm(ring - floor, axis=1)
+    middle = body(img, cand, st.middle)
+    apart = float(np.linalg.norm(middle - floor))
+    if float((gaps <= st.plain_gap).mean()) >= st.alone_plain and apart > st.alone_apart:
+        return True
+    return (kin is not None and len(kin) > 0 and apart > st.kin_plain_gap
+            and float((gaps <= st.kin_plain_gap).mean()) >= st.alone_plain
+            and colour_gap(middle, kin) < apart)
 
 
 def _marked(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) -> bool:

@@ -309,6 +309,15 @@ class ReaderSettings:
     #: halves and the rendered cut tray views (docs/benchmarks.md, "A die alone on a
     #: plain floor, cut by the frame").
     alone_apart: float = 70.0
+    #: ... or the find's middle nearer the colour of one of the dice read than the floor's
+    #: (and farther than this from the floor), and the ring of one colour at this wider
+    #: gap: a die's shadow darkens the floor beside it. Chosen on the train halves and the
+    #: tray views of seed 180000, each cut through a die: of the 62 photos answered a die
+    #: short with such a find, 0.9 of its ring lies within 12 of the median on 24, within
+    #: 20 on 43, within 30 on 48; the two such finds on photos read right lie within 20
+    #: at 0.54-0.62 (30: 0.62-0.71). Reported on the held-out halves and seed 190000
+    #: (docs/benchmarks.md).
+    kin_plain_gap: float = 20.0
     #: ... the classifier's most probability of "no die" there ...
     alike_none: float = 0.1
     #: ... and the least roundness of the gradients around it (a die's square body has
