@@ -15,6 +15,7 @@ import numpy as np
 from dicetray.vision.classifier import CLASSES
 from dicetray.vision.detector import Candidate
 from dicetray.vision.measure import (
+    along_edge,
     body,
     colour_gap,
     cut,
@@ -130,11 +131,15 @@ def alone(img: np.ndarray, cand: Candidate, st: ReaderSettings,
     lie beyond the edge, or that is unlike the dice read, is still a thing alone.
 
     A find whose middle is nearer the colour of one of the dice read (``kin``: their
-    body colours, one a row) than the floor's stands alone on a floor less plain, the
-    ring within ``kin_plain_gap`` (a die's own shadow on the floor), its middle no part
-    of it (farther than that). A blue die on dark felt is nearer the blue dice than the
-    felt, though not ``alone_apart`` from it; the grain of a table the frame cuts is
-    nearer the table.
+    body colours, one a row) than the floor's, and no part of the floor (farther than
+    ``kin_plain_gap``), is one of the dice on a floor less plain: the ring within
+    ``kin_plain_gap`` (a die's own shadow on the floor). Centred beyond the frame's edge
+    (more of it out of view than in), it needs no plain floor, only to end as a die does:
+    along the frame's edge beside it (the ring's span) most pixels are nearer the
+    floor's colour than its own. A die read beside it, or a soft shadow, falls in its
+    ring; a label or a tray's rim the frame cuts runs on along the edge. A blue die on
+    dark felt is nearer the blue dice than the felt, though not ``alone_apart`` from it;
+    the grain of a table the frame cuts is nearer the table.
 
     >>> st = ReaderSettings()
     >>> img = np.full((100, 200, 3), 200, np.uint8); img[80:, 80:120] = 30  # cut at the foot
@@ -153,9 +158,17 @@ def alone(img: np.ndarray, cand: Candidate, st: ReaderSettings,
     apart = float(np.linalg.norm(middle - floor))
     if float((gaps <= st.plain_gap).mean()) >= st.alone_plain and apart > st.alone_apart:
         return True
-    return (kin is not None and len(kin) > 0 and apart > st.kin_plain_gap
-            and float((gaps <= st.kin_plain_gap).mean()) >= st.alone_plain
-            and colour_gap(middle, kin) < apart)
+    if kin is None or len(kin) == 0 or apart <= st.kin_plain_gap or (
+            colour_gap(middle, kin) >= apart):
+        return False
+    if float((gaps <= st.kin_plain_gap).mean()) >= st.alone_plain:
+        return True
+    edge = along_edge(img, cand, st.alone_ring, st.alone_ring + 0.5)
+    if edge is None or len(edge) == 0:
+        return False
+    # beside it along the edge the floor, not its colour: it ends as a die does
+    runs_on = np.linalg.norm(edge - middle, axis=1) < np.linalg.norm(edge - floor, axis=1)
+    return float(runs_on.mean()) < 0.5
 
 
 def _marked(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) -> bool:

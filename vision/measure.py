@@ -16,8 +16,8 @@ import numpy as np
 
 from dicetray.vision.detector import Candidate
 
-__all__ = ["body", "colour_gap", "cut", "median", "near", "odd", "patch_roundness", "pixels",
-           "roundness", "sample"]
+__all__ = ["along_edge", "body", "colour_gap", "cut", "median", "near", "odd",
+           "patch_roundness", "pixels", "roundness", "sample"]
 
 
 def median(values: Any) -> float:
@@ -150,6 +150,40 @@ def surround(img: np.ndarray, cand: Candidate, inner: float,
     (hx0, hx1), (hy0, hy1) = holes
     ring[max(0, hy0 - y0):max(0, hy1 - y0), max(0, hx0 - x0):max(0, hx1 - x0)] = False
     return lab[ring].astype(np.float64), inside / whole
+
+
+def along_edge(img: np.ndarray, cand: Candidate, inner: float,
+               outer: float) -> np.ndarray:
+    """The colours (CIELAB, OpenCV's 8-bit scale, one a row) of the frame's outermost row
+    or column beside a find centred beyond it (of the edges it lies beyond, the farthest),
+    from ``inner`` to ``outer`` of its edge from its centre, each side: where a thing the
+    frame cuts runs on along the edge, or a die cut off ends. None where the find is
+    centred inside the frame.
+
+    >>> img = np.zeros((40, 60, 3), np.uint8); img[30:, 10:50] = 255  # a strip at the foot
+    >>> edge = along_edge(img, Candidate(30, 41, 10.0, 0.9, "flat"), 0.8, 1.3)
+    >>> len(edge), float(edge[:, 0].min())  # 17-22 and 38-43 along the foot: the strip
+    (12, 255.0)
+    >>> along_edge(img, Candidate(30, 20, 10.0, 0.9, "flat"), 0.8, 1.3) is None
+    True
+    """
+    rows, cols = img.shape[:2]
+    beyond = [(-cand.x, 0), (cand.x - (cols - 1), 0), (-cand.y, 1), (cand.y - (rows - 1), 1)]
+    far_, axis = max(beyond)
+    if far_ <= 0:
+        return None
+    if axis == 0:  # beyond the left or right edge: the column along it
+        line, at = img[:, 0 if cand.x < 0 else cols - 1], cand.y
+    else:
+        line, at = img[0 if cand.y < 0 else rows - 1], cand.x
+    n = len(line)
+    spans = [(at - outer * cand.size, at - inner * cand.size),
+             (at + inner * cand.size, at + outer * cand.size)]
+    picks = [line[max(0, math.ceil(a)):min(n, math.floor(b) + 1)] for a, b in spans]
+    part = np.concatenate(picks).reshape(-1, 1, 3)
+    if len(part) == 0:
+        return np.zeros((0, 3))
+    return cv2.cvtColor(part, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float64)
 
 
 def colour_gap(colour: np.ndarray, colours: np.ndarray) -> float:

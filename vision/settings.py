@@ -315,8 +315,12 @@ class ReaderSettings:
     #: tray views of seed 180000, each cut through a die: of the 62 photos answered a die
     #: short with such a find, 0.9 of its ring lies within 12 of the median on 24, within
     #: 20 on 43, within 30 on 48; the two such finds on photos read right lie within 20
-    #: at 0.54-0.62 (30: 0.62-0.71). Reported on the held-out halves and seed 190000
-    #: (docs/benchmarks.md).
+    #: at 0.54-0.62 (30: 0.62-0.71). A find centred beyond the frame's edge needs no
+    #: plain ring, only the floor beside it along the edge: its own soft shadow or a
+    #: neighbour die spoils the ring of all 8 such cut dice answered short at half inside,
+    #: and none of the 360 faint finds centred beyond the edge on photos read right is
+    #: nearer a die's colour than its floor's. Reported on the held-out halves and seed 190000
+    #: (docs/benchmarks.md, "A die cut by the frame, nearer the dice than the floor").
     kin_plain_gap: float = 20.0
     #: ... the classifier's most probability of "no die" there ...
     alike_none: float = 0.1
