@@ -97,12 +97,11 @@ def cut_off_kin(img: np.ndarray, cand: Candidate, dice: list[Die],
     classifier, which never learnt cut dice, calls it no die; a thing on the table the
     frame cuts, a key or a cable, is unlike the dice."""
     h, w = img.shape[:2]
-    if 0 <= cand.x <= w - 1 and 0 <= cand.y <= h - 1:
+    if not cut(cand, (float(w), float(h)), 0.0):
         return False
-    kin = _clean(dice)
-    if not kin:
+    bodies = _clean_bodies(img, dice, st)
+    if not len(bodies):
         return False
-    bodies = np.array([body(img, k.found, st.middle) for k in kin if k.found is not None])
     return colour_gap(body(img, cand, st.middle), bodies) <= st.look_alike
 
 
@@ -115,8 +114,7 @@ def cut_off_die(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) ->
     h, w = img.shape[:2]
     if not cut(cand, (float(w), float(h)), sc.st.cut_face):
         return False
-    kin = np.array([body(img, d.found, sc.st.middle) for d in _clean(dice) if d.found])
-    return alone(img, cand, sc.st, kin) or _marked(img, cand, dice, sc)
+    return alone(img, cand, sc.st, _clean_bodies(img, dice, sc.st)) or _marked(img, cand, dice, sc)
 
 
 def alone(img: np.ndarray, cand: Candidate, st: ReaderSettings,
@@ -164,7 +162,7 @@ def alone(img: np.ndarray, cand: Candidate, st: ReaderSettings,
     if float((gaps <= st.kin_plain_gap).mean()) >= st.alone_plain:
         return True
     edge = along_edge(img, cand, st.alone_ring, st.alone_ring + 0.5)
-    if edge is None or len(edge) == 0:
+    if not len(edge):  # centred inside the frame (or nothing beside it along the edge)
         return False
     # beside it along the edge the floor, not its colour: it ends as a die does
     runs_on = np.linalg.norm(edge - middle, axis=1) < np.linalg.norm(edge - floor, axis=1)
@@ -241,6 +239,13 @@ def _many_colours(colours: list[np.ndarray], alike: float) -> bool:
 def _clean(dice: list[Die]) -> list[Die]:
     """The dice the pips read cleanly, each on a find: what the set looks like."""
     return [d for d in dice if d.value and not d.problem and d.found is not None]
+
+
+def _clean_bodies(img: np.ndarray, dice: list[Die], st: ReaderSettings) -> np.ndarray:
+    """The body colours (:func:`~dicetray.vision.measure.body`, one a row) of the dice
+    the pips read cleanly (:func:`_clean`); an empty array when there are none."""
+    return np.array([body(img, d.found, st.middle) for d in _clean(dice)
+                     if d.found is not None]).reshape(-1, 3)
 
 
 def _measured(img: np.ndarray, known: list[Die], unread: list[Die], every: list,

@@ -157,21 +157,21 @@ def along_edge(img: np.ndarray, cand: Candidate, inner: float,
     """The colours (CIELAB, OpenCV's 8-bit scale, one a row) of the frame's outermost row
     or column beside a find centred beyond it (of the edges it lies beyond, the farthest),
     from ``inner`` to ``outer`` of its edge from its centre, each side: where a thing the
-    frame cuts runs on along the edge, or a die cut off ends. None where the find is
+    frame cuts runs on along the edge, or a die cut off ends. Empty where the find is
     centred inside the frame.
 
     >>> img = np.zeros((40, 60, 3), np.uint8); img[30:, 10:50] = 255  # a strip at the foot
     >>> edge = along_edge(img, Candidate(30, 41, 10.0, 0.9, "flat"), 0.8, 1.3)
     >>> len(edge), float(edge[:, 0].min())  # 17-22 and 38-43 along the foot: the strip
     (12, 255.0)
-    >>> along_edge(img, Candidate(30, 20, 10.0, 0.9, "flat"), 0.8, 1.3) is None
-    True
+    >>> len(along_edge(img, Candidate(30, 20, 10.0, 0.9, "flat"), 0.8, 1.3))
+    0
     """
     rows, cols = img.shape[:2]
     beyond = [(-cand.x, 0), (cand.x - (cols - 1), 0), (-cand.y, 1), (cand.y - (rows - 1), 1)]
     far_, axis = max(beyond)
     if far_ <= 0:
-        return None
+        return np.zeros((0, 3))
     if axis == 0:  # beyond the left or right edge: the column along it
         line, at = img[:, 0 if cand.x < 0 else cols - 1], cand.y
     else:
