@@ -4,7 +4,8 @@ The dice detector (a :class:`~dicetray.vision.parts.DiceDetector`) finds every d
 to a faint score; a find that was there on the calibration's empty tray is left out as
 part of the tray (:attr:`~dicetray.vision.reading.Why.BACKGROUND`); the rest are split
 into the finds read as dice (:attr:`Finds.candidates`) and the faint ones looked at only
-for a die smeared by motion (:attr:`Finds.faint`).
+for a die smeared by motion (:attr:`Finds.faint`); dimmer ones still are looked at only
+for a die the frame cuts (:attr:`Finds.dim`).
 
 >>> import numpy as np
 >>> class NoDice:
@@ -41,6 +42,8 @@ class Finds:
     every: list[Candidate]  # every find, faint ones too, most certain first
     candidates: list[Candidate]  # those read as dice
     faint: list[Candidate]  # under the detector's threshold: looked at for a moving die
+    #: under the faint ones: looked at only for a die the frame cuts (``dim_find``)
+    dim: list[Candidate] = field(default_factory=list)
     #: why each find left out is left out, filled in by every stage
     why: dict[Candidate, Why] = field(default_factory=dict)
 
@@ -110,11 +113,15 @@ def find(img: np.ndarray, calibration: Any, detector: DiceDetector,
     """Every find of ``detector`` in ``img`` (looked at for the calibration's die size when
     it has one), those on the calibration's empty tray left out."""
     known = getattr(calibration, "die_size", None)
-    every = detector.find(img, settings.faint_find, float(known) if known else None)
+    found = detector.find(img, settings.dim_find, float(known) if known else None)
+    # (a find under ``faint_find`` drops none over it: the detector suppresses a find
+    # beside a likelier one only)
+    every = [c for c in found if c.score >= settings.faint_find]
     why: dict[Candidate, Why] = {}
     for c in on_empty_tray(img, background(calibration, img), every, settings):
         why[c] = Why.BACKGROUND
     keep = settings.keep_find
     return Finds(every=every,
                  candidates=[c for c in every if c.score >= keep and c not in why],
-                 faint=[c for c in every if c.score < keep and c not in why], why=why)
+                 faint=[c for c in every if c.score < keep and c not in why], why=why,
+                 dim=[c for c in found if c.score < settings.faint_find])

@@ -30,8 +30,8 @@ from dicetray.vision.pipscene import Scene, pips_around
 from dicetray.vision.reading import Reason
 from dicetray.vision.settings import ReaderSettings
 
-__all__ = ["alone", "could_be_kin", "cut_off_die", "cut_off_kin", "look_alike", "odd_one_out",
-           "set_apart"]
+__all__ = ["alone", "could_be_kin", "cut_off_die", "cut_off_dim", "cut_off_kin", "look_alike",
+           "odd_one_out", "set_apart"]
 
 _NONE = CLASSES.index("none")
 
@@ -115,6 +115,77 @@ def cut_off_die(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) ->
     if not cut(cand, (float(w), float(h)), sc.st.cut_face):
         return False
     return alone(img, cand, sc.st, _clean_bodies(img, dice, sc.st)) or _marked(img, cand, dice, sc)
+
+
+def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: list[Candidate],
+                st: ReaderSettings) -> list[Candidate]:
+    """The ``dim`` finds (scored under ``faint_find``) that stand for a die the frame cuts
+    so far that the detector hardly sees it: centred within ``cut_face`` of the frame's
+    edge, away from every find ``shown`` (``streak``), beside a patch of the dice's colour
+    (:func:`_dice_coloured`) the edge cuts. A die a third inside the frame shows a strip of
+    its body and a pip or two; the detector, which learnt whole dice, scores it 0.03-0.5.
+    What else the frame cuts (a laptop's keys, cables, the table's grain) is unlike the
+    dice or scores nothing there; the pale table between two dark things the frame cuts is
+    the dice's floor.
+    """
+    h, w = img.shape[:2]
+    frame = (float(w), float(h))
+    clean = [d.found for d in _clean(dice) if d.found is not None]
+    loose = [c for c in dim if cut(c, frame, st.cut_face) and not near(c, shown, st.streak)]
+    if not clean or not loose:
+        return []
+    size = statistics.median(c.size for c in clean)
+    patches = _dice_coloured(img, clean, size, st)
+    out: list[Candidate] = []
+    for c in sorted(loose, key=lambda c: -c.score):
+        if (any(math.hypot(c.x - x, c.y - y) <= st.blob_reach * size for x, y in patches)
+                and not near(c, out, st.streak)):
+            out.append(c)
+    return out
+
+
+def _dice_coloured(img: np.ndarray, clean: list[Candidate], size: float,
+                   st: ReaderSettings) -> list[tuple[float, float]]:
+    """The middles (frame px) of the patches of the dice's colour that one of the frame's
+    edges cuts along at least ``blob_along`` of a die's edge (``size``): in the frame
+    shrunk to ``blob_side`` px a die, the pixels nearer the body colour of one of the
+    ``clean`` finds than any of their floors (the ring :func:`alone` looks at), and more
+    than ``kin_plain_gap`` from every floor.
+
+    >>> st = ReaderSettings()
+    >>> img = np.full((200, 300, 3), 60, np.uint8)
+    >>> img[90:130, 130:170] = 230; img[180:, 30:70] = 230  # a die; a white strip at the foot
+    >>> _dice_coloured(img, [Candidate(150, 110, 40.0, 0.9, "flat")], 40.0, st)
+    [(49.5, 189.5)]
+    """
+    h, w = img.shape[:2]
+    k = st.blob_side / size
+    small = cv2.resize(img, (max(1, round(w * k)), max(1, round(h * k))),
+                       interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    bodies = np.array([body(img, c, st.middle) for c in clean], np.float32)
+    floors = [surround(img, c, st.alone_ring, st.alone_ring + 0.5)[0] for c in clean]
+    rings = np.array([np.median(r, axis=0) for r in floors if len(r)], np.float32)
+    if not len(rings):
+        return []
+
+    def gap(colours: np.ndarray) -> np.ndarray:
+        return np.linalg.norm(lab[:, :, None, :] - colours[None, None], axis=3).min(axis=2)
+
+    to_floor = gap(rings)
+    mask = ((gap(bodies) < to_floor) & (to_floor > st.kin_plain_gap)).astype(np.uint8)
+    n, labels, boxes, middles = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    rows, cols = mask.shape
+    out = []
+    for i in range(1, n):
+        x0, y0, bw, bh = (int(v) for v in boxes[i, :4])
+        edges = [labels[:, 0] if x0 == 0 else None, labels[0] if y0 == 0 else None,
+                 labels[:, -1] if x0 + bw == cols else None,
+                 labels[-1] if y0 + bh == rows else None]
+        touched = [e for e in edges if e is not None]
+        if len(touched) == 1 and int((touched[0] == i).sum()) >= st.blob_along * st.blob_side:
+            out.append((float(middles[i, 0] + 0.5) / k - 0.5, float(middles[i, 1] + 0.5) / k - 0.5))
+    return out
 
 
 def alone(img: np.ndarray, cand: Candidate, st: ReaderSettings,

@@ -32,6 +32,7 @@ from dicetray.vision.faces import inside
 from dicetray.vision.kinship import (
     could_be_kin,
     cut_off_die,
+    cut_off_dim,
     cut_off_kin,
     look_alike,
     odd_one_out,
@@ -88,7 +89,7 @@ class Opinion:
 
     def weigh(self, dice: list[Die], unread: list[Die], bare: list[Die],
               faint: list[Candidate], early: dict[Candidate, Early],
-              why: dict[Candidate, Why]
+              why: dict[Candidate, Why], dim: list[Candidate] | None = None
               ) -> tuple[list[Die], list[Die], list[tuple[Candidate, np.ndarray]]]:
         """Ask the classifier about every die found, drop the finds it says are no die
         (``no_die``), and weigh its answer against the pips' (:meth:`weigh_read`,
@@ -97,7 +98,9 @@ class Opinion:
         it sees as a die smeared by motion is a moving die (:meth:`moving`), and so is a
         die the pips read on a smeared find it likeliest calls unreadable; a ``faint`` find
         like the dice read is shown in doubt (:meth:`_faint_kin`), and one the frame cuts
-        that shows a pip like theirs refuses the roll (:meth:`_cut_off_faint`). ``early``
+        that shows a pip like theirs refuses the roll (:meth:`_cut_off_faint`), and so does
+        a ``dim`` one (under the faint finds) on a patch of the dice's colour the frame
+        cuts (:func:`~dicetray.vision.kinship.cut_off_dim`). ``early``
         holds its answers, read once, on the finds it was asked about before the pips
         were read (its first view, and the next ones where it read them ahead); ``why``
         gets why each find it leaves out is left out.
@@ -200,6 +203,11 @@ class Opinion:
         # out of view
         cut_off += self._cut_off_faint(faint, [*answered, *unread, *moving, *cut_off],
                                        answered, why)
+        # fainter still, a die a third inside the frame: a strip of the dice's colour
+        shown_finds = [d.found for d in (*answered, *unread, *moving, *cut_off)
+                       if d.found is not None]
+        cut_off += [unread_at(sc, c, Reason.EDGE, CUT_NONE)
+                    for c in cut_off_dim(img, dim or [], answered, shown_finds, st)]
         unread = [*unread, *moving, *cut_off]
         shown = {d.found for d in (*answered, *unread)}
         left_out = {d.found: seen[id(d)] for d in every

@@ -112,7 +112,8 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None, *,
     # 3. second opinion
     early = dict(zip(candidates, asked.result().rows(), strict=True))
     opinion = Opinion(img, sc, classifier, teaching)
-    found, unread, left_out = opinion.weigh(found, unread, bare, finds.faint, early, finds.why)
+    found, unread, left_out = opinion.weigh(found, unread, bare, finds.faint, early,
+                                            finds.why, finds.dim)
     # 4. verdict: told how many dice the tray holds and fewer were read, the likeliest of
     # the finds left out are shown too, as guesses, in the unsure answer
     count = len(found) + len(unread)

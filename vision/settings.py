@@ -365,11 +365,33 @@ class ReaderSettings:
     #: ... and a face whose find's centre lies this near reaches past it (the classifier
     #: never saw a die cut: such finds are refused, not left out).
     cut_face: float = 0.5
+    #: Least detector score of a find looked at only for a die the frame cuts so far that
+    #: the detector hardly sees it (:func:`~dicetray.vision.kinship.cut_off_dim`): on a
+    #: patch of the dice's colour the frame's edge cuts. Chosen on the tray views of seed
+    #: 180000 cut to a third of a die inside and the train halves so cut: of the 39 such
+    #: views answered a die short with that patch, the cut die's best find scores 0.03-0.49
+    #: (2 none); on the photos read right whole, such patches hold finds of 0.02 and less
+    #: but for four finds over :attr:`faint_find` that the reader weighed and left out
+    #: (keys and a hub beside the pale table), which this rule leaves alone ...
+    dim_find: float = 0.03
+    #: ... the frame looked at shrunk to this many px a die (the patch's pips and shading
+    #: smoothed over; a die's part inside the frame a few px deep) ...
+    blob_side: float = 16.0
+    #: ... the patch (pixels nearer a clean die's body colour than any of their floors,
+    #: and more than :attr:`kin_plain_gap` from those) touching one of the frame's edges
+    #: along at least this many edges (slivers of a tray's rim and of the table's grain,
+    #: and a die's shadowed side, are shorter) ...
+    blob_along: float = 0.3
+    #: ... its middle within this many edges of the find's centre.
+    blob_reach: float = 0.75
 
     def __post_init__(self) -> None:
         if not self.spot_off < self.spot_on:
             raise ValueError(f"spot_on ({self.spot_on}) must lie above spot_off "
                              f"({self.spot_off})")
+        if not 0.0 < self.dim_find <= self.faint_find:
+            raise ValueError(f"dim_find ({self.dim_find}) must lie in (0, faint_find "
+                             f"{self.faint_find}]")
         if not 0.0 < self.faint_find <= self.keep_find:
             raise ValueError(f"faint_find ({self.faint_find}) must lie in (0, keep_find "
                              f"{self.keep_find}]")
