@@ -147,10 +147,12 @@ def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: l
 def _dice_coloured(img: np.ndarray, clean: list[Candidate], size: float,
                    st: ReaderSettings) -> list[tuple[float, float]]:
     """The middles (frame px) of the patches of the dice's colour that one of the frame's
-    edges cuts along at least ``blob_along`` of a die's edge (``size``): in the frame
-    shrunk to ``blob_side`` px a die, the pixels nearer the body colour of one of the
-    ``clean`` finds than any of their floors (the ring :func:`alone` looks at), and more
-    than ``kin_plain_gap`` from every floor.
+    edges cuts along at least ``blob_along`` of a die's edge (``size``) and at most its
+    diagonal, and that end there as a die does (beside them along the edge, half a die
+    each way, the floor and not their colour): in the frame shrunk to ``blob_side`` px a
+    die, the pixels nearer the body colour of one of the ``clean`` finds than any of
+    their floors (the ring :func:`alone` looks at), and more than ``kin_plain_gap`` from
+    every floor.
 
     >>> st = ReaderSettings()
     >>> img = np.full((200, 300, 3), 60, np.uint8)
@@ -176,14 +178,31 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], size: float,
     mask = ((gap(bodies) < to_floor) & (to_floor > st.kin_plain_gap)).astype(np.uint8)
     n, labels, boxes, middles = cv2.connectedComponentsWithStats(mask, connectivity=8)
     rows, cols = mask.shape
+    lines = [(labels[:, 0], lab[:, 0]), (labels[0], lab[0]), (labels[:, -1], lab[:, -1]),
+             (labels[-1], lab[-1])]
     out = []
     for i in range(1, n):
         x0, y0, bw, bh = (int(v) for v in boxes[i, :4])
-        edges = [labels[:, 0] if x0 == 0 else None, labels[0] if y0 == 0 else None,
-                 labels[:, -1] if x0 + bw == cols else None,
-                 labels[-1] if y0 + bh == rows else None]
-        touched = [e for e in edges if e is not None]
-        if len(touched) == 1 and int((touched[0] == i).sum()) >= st.blob_along * st.blob_side:
+        touched = [line for line, at in zip(lines, (x0 == 0, y0 == 0, x0 + bw == cols,
+                                                    y0 + bh == rows), strict=True) if at]
+        if len(touched) != 1:
+            continue
+        (ids, colours), = touched
+        along = np.flatnonzero(ids == i)
+        # as long as a third of a die and no longer than a die's diagonal: a die cut
+        # anywhere by a straight edge
+        if not st.blob_along * st.blob_side <= len(along) <= math.sqrt(2) * st.blob_side:
+            continue
+        # beside it along the edge, half a die each way, the floor and not its colour: it
+        # ends as a die does (a larger thing of a colour between the dice's and the
+        # floor's, split into pieces by the frame's noise, runs on)
+        reach = round(st.blob_side / 2)
+        first, last = int(along[0]), int(along[-1]) + 1
+        beside = np.concatenate([colours[max(0, first - reach):first], colours[last:last + reach]])
+        own = np.median(lab[labels == i], axis=0)
+        floor = rings[np.argmin(np.linalg.norm(rings - own, axis=1))]
+        runs_on = (np.linalg.norm(beside - own, axis=1) < np.linalg.norm(beside - floor, axis=1))
+        if len(beside) and float(runs_on.mean()) < 0.5:
             out.append((float(middles[i, 0] + 0.5) / k - 0.5, float(middles[i, 1] + 0.5) / k - 0.5))
     return out
 

@@ -380,7 +380,8 @@ class ReaderSettings:
     #: ... the patch (pixels nearer a clean die's body colour than any of their floors,
     #: and more than :attr:`kin_plain_gap` from those) touching one of the frame's edges
     #: along at least this many edges (slivers of a tray's rim and of the table's grain,
-    #: and a die's shadowed side, are shorter) ...
+    #: and a die's shadowed side, are shorter; the cut dice's patches on the tray views
+    #: run 0.4-1.3) and at most a die's diagonal, ending there as a die does ...
     blob_along: float = 0.3
     #: ... its middle within this many edges of the find's centre.
     blob_reach: float = 0.75
