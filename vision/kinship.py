@@ -135,7 +135,7 @@ def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: l
     if not clean or not loose:
         return []
     size = statistics.median(c.size for c in clean)
-    patches = _dice_coloured(img, clean, size, st)
+    patches = _dice_coloured(img, clean, _clean_bodies(img, dice, st), size, st)
     out: list[Candidate] = []
     for c in sorted(loose, key=lambda c: -c.score):
         if (any(math.hypot(c.x - x, c.y - y) <= st.blob_reach * size for x, y in patches)
@@ -144,20 +144,21 @@ def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: l
     return out
 
 
-def _dice_coloured(img: np.ndarray, clean: list[Candidate], size: float,
+def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, size: float,
                    st: ReaderSettings) -> list[tuple[float, float]]:
     """The middles (frame px) of the patches of the dice's colour that one of the frame's
     edges cuts along at least ``blob_along`` of a die's edge (``size``) and at most its
     diagonal, and that end there as a die does (beside them along the edge, half a die
     each way, the floor and not their colour): in the frame shrunk to ``blob_side`` px a
-    die, the pixels nearer the body colour of one of the ``clean`` finds than any of
-    their floors (the ring :func:`alone` looks at), and more than ``kin_plain_gap`` from
-    every floor.
+    die, the pixels nearer one of the ``clean`` finds' body colours (``bodies``, one a
+    row) than any of their floors (the ring :func:`alone` looks at), and more than
+    ``kin_plain_gap`` from every floor.
 
     >>> st = ReaderSettings()
     >>> img = np.full((200, 300, 3), 60, np.uint8)
     >>> img[90:130, 130:170] = 230; img[180:, 30:70] = 230  # a die; a white strip at the foot
-    >>> _dice_coloured(img, [Candidate(150, 110, 40.0, 0.9, "flat")], 40.0, st)
+    >>> die = Candidate(150, 110, 40.0, 0.9, "flat")
+    >>> _dice_coloured(img, [die], np.array([body(img, die, st.middle)]), 40.0, st)
     [(49.5, 189.5)]
     """
     h, w = img.shape[:2]
@@ -165,7 +166,6 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], size: float,
     small = cv2.resize(img, (max(1, round(w * k)), max(1, round(h * k))),
                        interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-    bodies = np.array([body(img, c, st.middle) for c in clean], np.float32)
     floors = [surround(img, c, st.alone_ring, st.alone_ring + 0.5)[0] for c in clean]
     rings = np.array([np.median(r, axis=0) for r in floors if len(r)], np.float32)
     if not len(rings):
@@ -200,9 +200,7 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], size: float,
         first, last = int(along[0]), int(along[-1]) + 1
         beside = np.concatenate([colours[max(0, first - reach):first], colours[last:last + reach]])
         own = np.median(lab[labels == i], axis=0)
-        floor = rings[np.argmin(np.linalg.norm(rings - own, axis=1))]
-        runs_on = (np.linalg.norm(beside - own, axis=1) < np.linalg.norm(beside - floor, axis=1))
-        if len(beside) and float(runs_on.mean()) < 0.5:
+        if _ends(beside, own, rings[np.argmin(np.linalg.norm(rings - own, axis=1))]):
             out.append((float(middles[i, 0] + 0.5) / k - 0.5, float(middles[i, 1] + 0.5) / k - 0.5))
     return out
 
@@ -251,11 +249,24 @@ def alone(img: np.ndarray, cand: Candidate, st: ReaderSettings,
         return False
     if float((gaps <= st.kin_plain_gap).mean()) >= st.alone_plain:
         return True
-    edge = along_edge(img, cand, st.alone_ring, st.alone_ring + 0.5)
-    if not len(edge):  # centred inside the frame (or nothing beside it along the edge)
+    # (empty where it is centred inside the frame: nothing beside it along the edge)
+    return _ends(along_edge(img, cand, st.alone_ring, st.alone_ring + 0.5), middle, floor)
+
+
+def _ends(beside: np.ndarray, own: np.ndarray, floor: np.ndarray) -> bool:
+    """Whether a thing the frame's edge cuts, of colour ``own``, ends there as a die does:
+    most of the edge's pixels ``beside`` it (colours, one a row; none: False) are nearer
+    the ``floor``'s colour than its own. A strip of paper, a label, a tray's rim runs on.
+
+    >>> floor, own = np.array([60.0, 128, 128]), np.array([230.0, 128, 128])
+    >>> _ends(np.array([[62.0, 128, 128], [58, 128, 128], [200, 128, 128]]), own, floor)
+    True
+    >>> _ends(np.array([[220.0, 128, 128], [200, 128, 128], [58, 128, 128]]), own, floor)
+    False
+    """
+    if not len(beside):
         return False
-    # beside it along the edge the floor, not its colour: it ends as a die does
-    runs_on = np.linalg.norm(edge - middle, axis=1) < np.linalg.norm(edge - floor, axis=1)
+    runs_on = np.linalg.norm(beside - own, axis=1) < np.linalg.norm(beside - floor, axis=1)
     return float(runs_on.mean()) < 0.5
 
 
