@@ -36,6 +36,13 @@ an answer as silently wrong (unless every value is still right). Rolls no die ca
 so in are skipped:
 
     python3 benchmarks/tray_view.py --rolls 40 --seed 180000 --cut 0.35
+
+With ``--blur S`` each frame is blurred by a Gaussian of ``S`` px, as a lens out of focus
+blurs it: a frame blurred so far that its pips blur together should be refused, and one
+only a little soft read; silently wrong is what must not happen (a refusal is counted as
+refused, to show how many are):
+
+    python3 benchmarks/tray_view.py --rolls 10 --seed 190000 --blur 6
 """
 
 from __future__ import annotations
@@ -78,12 +85,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="render each frame as a JPEG of quality Q (1-100; 0: the view's own, 90)")
     ap.add_argument("--cut", type=float, default=0.0, metavar="V",
                     help="crop each frame so one die is cut, the share V (0-1) of it inside")
+    ap.add_argument("--blur", type=float, default=0.0, metavar="S",
+                    help="blur each frame by a Gaussian of S px (out of focus)")
     args = ap.parse_args(argv)
     if not 0 <= args.jpeg <= 100:
         ap.error("--jpeg takes a quality from 1 to 100 (0: no JPEG)")
     if not 0 <= args.cut < 1:
         ap.error("--cut takes the share of a die left inside the frame, from 0 to 1 "
                  "(0: no cut)")
+    if args.blur < 0:
+        ap.error("--blur takes a Gaussian's sigma in px (0: no blur)")
     cv2.setNumThreads(args.threads)
     w, h = (int(v) for v in args.size.lower().split("x"))
     if args.calibrated:
@@ -101,11 +112,14 @@ def main(argv: list[str] | None = None) -> int:
                 frame = cut_through(frame, [d.bbox for d in truth.dice], args.cut)
                 if frame is None:
                     continue
+            if args.blur:
+                frame = cv2.GaussianBlur(frame, (0, 0), args.blur)
             yield (f"seed {seed}", truth,
                    (read(frame), read(frame, dice=len(truth.dice)), baseline.read(frame)))
 
     cut = (f"; cut so one die is {args.cut:g} inside the frame (a refusal is right)"
-           if args.cut else "")
+           if args.cut else "") + (f"; blurred by a Gaussian of {args.blur:g} px"
+                                   if args.blur else "")
     print(f"{args.rolls} rolls a style from seed {args.seed}, {w}x{h}{_as_jpeg(args.jpeg)}"
           f"{cut}; right / refused / silently wrong\n")
     reasons = _table(WAYS, args.styles.split(","), rolls, shown=2, refuse=bool(args.cut))

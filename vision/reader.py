@@ -39,6 +39,7 @@ import numpy as np
 
 from dicetray.vision.detector import median_size
 from dicetray.vision.finding import check_frame, check_size, find
+from dicetray.vision.focus import out_of_focus
 from dicetray.vision.layouts import face_layouts
 from dicetray.vision.opinion import Opinion, guesses
 from dicetray.vision.parts import (
@@ -114,6 +115,8 @@ def read(frame: np.ndarray, calibration: Any = None, dice: int | None = None, *,
     opinion = Opinion(img, sc, classifier, teaching)
     found, unread, left_out = opinion.weigh(found, unread, bare, finds.faint, early,
                                             finds.why, finds.dim)
+    # out of focus, dice whose pips blur together are left out and the rest still answer
+    out_of_focus(img, found, sc)
     # 4. verdict: told how many dice the tray holds and fewer were read, the likeliest of
     # the finds left out are shown too, as guesses, in the unsure answer
     count = len(found) + len(unread)

@@ -356,6 +356,22 @@ class ReaderSettings:
     background_percentile: float = 99.0
 
     # --- the verdict ------------------------------------------------------------------
+    #: A frame out of focus (:mod:`~dicetray.vision.focus`): the second blur, px, whose
+    #: loss of gradient at an edge tells how blurred the edge was (1 px: a few times the
+    #: finest blur told, in the working die of 35 px) ...
+    reblur: float = 1.0
+    #: ... taken at the strongest edges of a die's patch, this share of its pixels (its
+    #: outline and its pips' rims: about a twentieth of a 35 px die's patch) ...
+    focus_edges: float = 0.05
+    #: ... less the blur, px, the measure reads on a perfectly sharp edge (a square drawn
+    #: and turned, 25-200 px, measured 0.81-0.86 px at the working size) ...
+    focus_floor: float = 0.85
+    #: ... and the roll refused when the dice read are blurred over this share of an edge
+    #: (a pip's radius is 0.085): chosen on the tray views of seed 180000 blurred by 3-10
+    #: px (dice 80-100 px) and on the shared sets' photos read right, which measure 0.04
+    #: at most; of the views blurred so far that the answer came out wrong, the least
+    #: blurred measure 0.052.
+    defocus: float = 0.05
     #: A die whose find's centre lies within this share of its edge of the frame's border
     #: is cut by it (the pips read may all be on the part inside), and so is one whose face
     #: its pips place there (a 2 cut through shows one pip; the find is centred on the
