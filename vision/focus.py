@@ -54,7 +54,10 @@ def blur_at(img: np.ndarray, x: float, y: float, edge: float,
             st: ReaderSettings = DEFAULT_SETTINGS) -> float | None:
     """How blurred the die of ``edge`` px centred at (``x``, ``y``) in the BGR ``img``
     is: the Gaussian blur its strongest edges show (see the module's docstring), as a
-    share of its edge; None where too little of it lies inside the frame to tell."""
+    share of its edge; None where too little of it lies inside the frame to tell, or the
+    die is under a pixel."""
+    if not edge >= 1.0:
+        return None
     half = round(float(edge) * st.patch)
     h, w = img.shape[:2]
     x0, y0 = max(0, int(x) - half), max(0, int(y) - half)

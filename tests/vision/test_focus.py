@@ -56,8 +56,9 @@ def test_the_floor_setting_is_what_a_sharp_edge_measures() -> None:
     assert share * WORKING == pytest.approx(DEFAULT_SETTINGS.focus_floor, abs=0.15)
 
 
-def test_a_die_outside_the_frame_is_not_measured() -> None:
-    assert blur_at(sketch(ROLL[:1]), -200.0, -200.0, EDGE) is None
+@pytest.mark.parametrize(("x", "edge"), [(-200.0, EDGE), (500.0, 0.0), (500.0, float("nan"))])
+def test_a_die_outside_the_frame_or_of_no_size_is_not_measured(x: float, edge: float) -> None:
+    assert blur_at(sketch(ROLL[:1]), x, x if x < 0 else 400.0, edge) is None
 
 
 @pytest.mark.parametrize("sigma", [0.0, 2.0])
