@@ -368,9 +368,9 @@ class ReaderSettings:
     focus_floor: float = 0.85
     #: ... and the roll refused when the dice read are blurred over this share of an edge
     #: (a pip's radius is 0.085): chosen on the tray views of seed 180000 blurred by 3-10
-    #: px (dice 80-100 px) and on the shared sets' photos read right, which measure 0.04
-    #: at most; of the views blurred so far that the answer came out wrong, the least
-    #: blurred measure 0.052.
+    #: px (dice 80-100 px): of those answered wrong, the least blurred measures 0.052. The
+    #: answers of the shared sets' photos measure 0.033 at most (matteop65; nell-byler's
+    #: 0.000), of the hard rendered frames 0.037.
     defocus: float = 0.05
     #: A die whose find's centre lies within this share of its edge of the frame's border
     #: is cut by it (the pips read may all be on the part inside), and so is one whose face
