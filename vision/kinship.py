@@ -119,8 +119,10 @@ def cut_off_die(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) ->
 
 def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: list[Candidate],
                 st: ReaderSettings) -> list[Candidate]:
-    """The ``dim`` finds (scored under ``faint_find``) that stand for a die the frame cuts
-    so far that the detector hardly sees it: centred within ``cut_face`` of the frame's
+    """The ``dim`` finds (scored under ``faint_find``, or centred beyond the frame's edge
+    and left out by the rules for whole dice) that stand for a die the frame cuts so far
+    that the detector hardly sees it, or sees only its sliver: centred within
+    ``cut_face`` of the frame's
     edge, away from every find ``shown`` (``streak``), beside a patch of the dice's colour
     (:func:`_dice_coloured`) the edge cuts. A die a third inside the frame shows a strip of
     its body and a pip or two; the detector, which learnt whole dice, scores it 0.03-0.5.

@@ -99,8 +99,9 @@ class Opinion:
         die the pips read on a smeared find it likeliest calls unreadable; a ``faint`` find
         like the dice read is shown in doubt (:meth:`_faint_kin`), and one the frame cuts
         that shows a pip like theirs refuses the roll (:meth:`_cut_off_faint`), and so does
-        a ``dim`` one (under the faint finds) on a patch of the dice's colour the frame
-        cuts (:func:`~dicetray.vision.kinship.cut_off_dim`). ``early``
+        a ``dim`` one (under the faint finds), or any find left out centred beyond the
+        frame's edge, on a patch of the dice's colour the frame cuts
+        (:func:`~dicetray.vision.kinship.cut_off_dim`). ``early``
         holds its answers, read once, on the finds it was asked about before the pips
         were read (its first view, and the next ones where it read them ahead); ``why``
         gets why each find it leaves out is left out.
@@ -203,11 +204,17 @@ class Opinion:
         # out of view
         cut_off += self._cut_off_faint(faint, [*answered, *unread, *moving, *cut_off],
                                        answered, why)
-        # fainter still, a die a third inside the frame: a strip of the dice's colour
+        # fainter still, a die a third inside the frame: a strip of the dice's colour; and
+        # so, whatever its score, a find left out that is centred beyond the frame's edge:
+        # more of it is outside than in, so its colour, shape and face (which the rules
+        # above weigh) are those of a sliver, and what it is shows only in the strip
         shown_finds = [d.found for d in (*answered, *unread, *moving, *cut_off)
                        if d.found is not None]
+        beyond = [c for c in dict.fromkeys((*finds, *faint))
+                  if c not in shown_finds and cut(c, frame, 0.0)]
         cut_off += [unread_at(sc, c, Reason.EDGE, CUT_NONE)
-                    for c in cut_off_dim(img, dim or [], answered, shown_finds, st)]
+                    for c in cut_off_dim(img, [*(dim or []), *beyond], answered, shown_finds,
+                                         st)]
         unread = [*unread, *moving, *cut_off]
         shown = {d.found for d in (*answered, *unread)}
         left_out = {d.found: seen[id(d)] for d in every

@@ -230,6 +230,30 @@ class TestRenderedRefusals:
         assert "may be a die" in roll.reason, roll
 
 
+    @pytest.mark.parametrize(("seed", "style"), [(180038, "white"), (180039, "white"),
+                                                 (180033, "red")],
+                             ids=["left-out-faint", "left-out-unlike", "left-out-bare"])
+    def test_a_die_a_third_in_the_frame_found_beyond_its_edge_refuses_the_roll(
+            self, seed: int, style: str) -> None:
+        # cut to a third of a die inside, the frame shows the strip of its top face by the
+        # edge and its side face below; the detector centres it beyond the edge. There the
+        # rules for whole dice weigh its sliver (its middle's colour is the side face's, its
+        # pips are outside) and left it out (as the test's id says), and the four dice inside
+        # were answered as the whole roll. Centred beyond the edge, it is weighed as a dim
+        # find is, by the patch of the dice's colour the edge cuts: the roll is refused.
+        # The view uncut is answered whole.
+        frame, truth = render(tray_view(seed, style))
+        whole = read(frame)
+        assert whole.ok and whole.values == truth.values, whole
+        cut = cut_through(frame, [d.bbox for d in truth.dice], 0.35)
+        assert cut is not None
+        roll = read(cut)
+        assert not roll.ok and roll.kind == Reason.EDGE, roll
+        assert "may be a die" in roll.reason and len(roll.values) == 4, roll
+        # told the count, as the tray is, it is refused for that die all the same
+        told = read(cut, dice=5)
+        assert not told.ok and told.kind == Reason.EDGE, told
+
 class TestAFaceFittedAskew:
     """A flat die whose pips fitted a face askew, so that the face looked cocked, read
     again from its top face: on a clean top-down tray at 1920x1080, as the trial's."""
