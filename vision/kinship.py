@@ -20,6 +20,7 @@ from dicetray.vision.measure import (
     colour_gap,
     cut,
     median,
+    median_colour,
     near,
     patch_roundness,
     surround,
@@ -169,7 +170,7 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, 
                        interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     floors = [surround(img, c, st.alone_ring, st.alone_ring + 0.5)[0] for c in clean]
-    rings = np.array([np.median(r, axis=0) for r in floors if len(r)], np.float32)
+    rings = np.array([median_colour(r) for r in floors if len(r)], np.float32)
     if not len(rings):
         return []
 
@@ -260,8 +261,11 @@ def alone(img: np.ndarray, cand: Candidate, st: ReaderSettings,
     ring, inside = surround(img, cand, st.alone_ring, st.alone_ring + 0.5)
     if inside < st.alone_inside:
         return False
-    floor = np.median(ring, axis=0)
-    gaps = np.linalg.norm(ring - floor, axis=1)
+    floor = median_colour(ring)
+    # each pixel's distance to the floor's colour (as ``np.linalg.norm(..., axis=1)``, to
+    # the bit: 8-bit values less a median's halves square and sum exactly), at half the cost
+    off = ring - floor
+    gaps = np.sqrt(np.einsum("ij,ij->i", off, off))
     middle = body(img, cand, st.middle)
     apart = float(np.linalg.norm(middle - floor))
     if float((gaps <= st.plain_gap).mean()) >= st.alone_plain and apart > st.alone_apart:

@@ -16,7 +16,7 @@ import numpy as np
 
 from dicetray.vision.detector import Candidate
 
-__all__ = ["along_edge", "body", "colour_gap", "cut", "median", "near", "odd",
+__all__ = ["along_edge", "body", "colour_gap", "cut", "median", "median_colour", "near", "odd",
            "patch_roundness", "pixels", "roundness", "sample"]
 
 
@@ -29,6 +29,32 @@ def median(values: Any) -> float:
     """
     values = values.tolist() if isinstance(values, np.ndarray) else values
     return statistics.median(values) if len(values) else math.nan
+
+
+def median_colour(colours: np.ndarray) -> np.ndarray:
+    """Each channel's median of 8-bit colours (one a row): ``np.median(colours, axis=0)``
+    to the bit (the middle value, or the mean of the middle two, as float64), found by
+    counting each channel's values where there are many (a ring of 34,000 pixels: 0.12
+    against 1.1 ms) rather than by sorting them.
+
+    >>> c = np.array([[1, 200, 7], [3, 100, 7], [2, 0, 9], [250, 50, 8]], np.uint8)
+    >>> median_colour(c).tolist(), np.median(c, axis=0).tolist()
+    ([2.5, 75.0, 7.5], [2.5, 75.0, 7.5])
+    >>> big = np.random.default_rng(0).integers(0, 256, (3001, 3)).astype(np.uint8)
+    >>> bool(np.array_equal(median_colour(big), np.median(big, axis=0)))
+    True
+    """
+    assert colours.dtype == np.uint8 and colours.ndim == 2 and colours.shape[1] == 3
+    n = len(colours)
+    if n < 1000:  # sorting a few is as quick
+        return np.median(colours, axis=0)
+    img = np.ascontiguousarray(colours).reshape(-1, 1, 3)
+    counts = np.stack([cv2.calcHist([img], [c], None, [256], [0, 256]).ravel()
+                       for c in range(3)])
+    below = np.cumsum(counts, axis=1)  # exact: float32 counts far under 2**24
+    # the values at the middle places (n - 1) // 2 and n // 2 (from 0) of each channel
+    low, high = (below <= (n - 1) // 2).sum(axis=1), (below <= n // 2).sum(axis=1)
+    return (low + high) / 2
 
 
 def odd(v: float) -> int:
@@ -110,7 +136,7 @@ def body(img: np.ndarray, cand: Candidate, half: float) -> np.ndarray:
     [255.0, 128.0, 128.0]
     """
     patch = middle(img, cand, half)
-    return np.median(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3), axis=0)
+    return median_colour(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3))
 
 
 def surround(img: np.ndarray, cand: Candidate, inner: float,
@@ -142,14 +168,19 @@ def surround(img: np.ndarray, cand: Candidate, inner: float,
     whole = area(*spans, False) - area(*holes, False)
     inside = area(*spans, True) - area(*holes, True)
     if inside <= 0:
-        return np.zeros((0, 3)), 0.0
+        return np.zeros((0, 3), np.uint8), 0.0
     (x0, x1), (y0, y1) = spans
     x0, y0 = max(0, x0), max(0, y0)
     lab = cv2.cvtColor(img[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
-    ring = np.ones(lab.shape[:2], bool)
+    # the rows above and below the hole, and left and right of it between: row by row
     (hx0, hx1), (hy0, hy1) = holes
-    ring[max(0, hy0 - y0):max(0, hy1 - y0), max(0, hx0 - x0):max(0, hx1 - x0)] = False
-    return lab[ring].astype(np.float64), inside / whole
+    top, bottom = max(0, hy0 - y0), max(0, hy1 - y0)
+    left, right = max(0, hx0 - x0), max(0, hx1 - x0)
+    if bottom <= top or right <= left:  # no hole
+        return lab.reshape(-1, 3), inside / whole
+    between = np.concatenate([lab[top:bottom, :left], lab[top:bottom, right:]], axis=1)
+    return np.concatenate([lab[:top].reshape(-1, 3), between.reshape(-1, 3),
+                           lab[bottom:].reshape(-1, 3)]), inside / whole
 
 
 def along_edge(img: np.ndarray, cand: Candidate, inner: float,
