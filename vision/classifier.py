@@ -73,11 +73,12 @@ def crop(frame: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
     x0, y0 = round(x - half), round(y - half)
     side = max(4, round(2 * half))
     h, w = frame.shape[:2]
-    pad = max(0, -x0, -y0, x0 + side - w, y0 + side - h)
-    if pad:
-        frame = cv2.copyMakeBorder(frame, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-        x0, y0 = x0 + pad, y0 + pad
-    roi = frame[y0:y0 + side, x0:x0 + side]
+    if min(x0, y0) >= 0 and x0 + side <= w and y0 + side <= h:
+        roi = frame[y0:y0 + side, x0:x0 + side]
+    else:  # each row and column beyond the frame is its nearest edge's (as
+        # cv2.BORDER_REPLICATE pads), the square taken alone, not the frame padded whole
+        ys, xs = (np.clip(np.arange(v, v + side), 0, n - 1) for v, n in ((y0, h), (x0, w)))
+        roi = frame[np.ix_(ys, xs)]
     return resize(roi, (CROP, CROP))
 
 

@@ -171,16 +171,26 @@ def surround(img: np.ndarray, cand: Candidate, inner: float,
         return np.zeros((0, 3), np.uint8), 0.0
     (x0, x1), (y0, y1) = spans
     x0, y0 = max(0, x0), max(0, y0)
-    lab = cv2.cvtColor(img[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
-    # the rows above and below the hole, and left and right of it between: row by row
+    square = img[y0:y1, x0:x1]
+    # the rows above and below the hole, and left and right of it between: row by row,
+    # each part turned to CIELAB alone (the hole's pixels are not needed)
     (hx0, hx1), (hy0, hy1) = holes
     top, bottom = max(0, hy0 - y0), max(0, hy1 - y0)
     left, right = max(0, hx0 - x0), max(0, hx1 - x0)
     if bottom <= top or right <= left:  # no hole
-        return lab.reshape(-1, 3), inside / whole
-    between = np.concatenate([lab[top:bottom, :left], lab[top:bottom, right:]], axis=1)
-    return np.concatenate([lab[:top].reshape(-1, 3), between.reshape(-1, 3),
-                           lab[bottom:].reshape(-1, 3)]), inside / whole
+        return _lab(square).reshape(-1, 3), inside / whole
+    between = np.concatenate([_lab(square[top:bottom, :left]), _lab(square[top:bottom, right:])],
+                             axis=1)
+    return np.concatenate([_lab(square[:top]).reshape(-1, 3), between.reshape(-1, 3),
+                           _lab(square[bottom:]).reshape(-1, 3)]), inside / whole
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    """``bgr`` (rows x columns x 3, 8-bit) in CIELAB, OpenCV's 8-bit scale; empty stays
+    empty (OpenCV refuses an empty image)."""
+    if bgr.size == 0:
+        return np.zeros(bgr.shape, np.uint8)
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
 
 
 def along_edge(img: np.ndarray, cand: Candidate, inner: float,

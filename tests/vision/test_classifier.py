@@ -14,6 +14,7 @@ import pytest
 from dicetray.vision.classifier import (
     CLASSES,
     CROP,
+    SPAN,
     TURNS,
     Ahead,
     classify,
@@ -23,6 +24,7 @@ from dicetray.vision.classifier import (
 )
 from dicetray.vision.errors import VisionError
 from dicetray.vision.render import render
+from dicetray.vision.resize import resize
 from dicetray.vision.scene import random_scene
 
 
@@ -210,3 +212,21 @@ def test_a_forked_child_asks_soon_on_a_worker_of_its_own() -> None:
     finally:
         cv2.setNumThreads(before)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+@pytest.mark.parametrize("x, y, size", [
+    (60.0, 45.0, 20.0),     # inside
+    (2.0, 45.0, 20.0),      # over the left edge
+    (118.0, 88.0, 20.0),    # over the bottom right corner
+    (-30.0, -30.0, 20.0),   # wholly beyond the top left corner
+    (60.0, 45.0, 300.0),    # larger than the frame every way
+])
+def test_a_crop_beyond_the_frame_repeats_its_edge_pixels(x, y, size):
+    frame = np.random.default_rng(3).integers(0, 256, (90, 120, 3)).astype(np.uint8)
+    # the plain way: the frame padded whole by its edge pixels, the square cut from it
+    half = max(2.0, SPAN * size / 2)
+    x0, y0, side = round(x - half), round(y - half), max(4, round(2 * half))
+    pad = max(0, -x0, -y0, x0 + side - 120, y0 + side - 90)
+    padded = cv2.copyMakeBorder(frame, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    expected = resize(padded[y0 + pad:y0 + pad + side, x0 + pad:x0 + pad + side], (CROP, CROP))
+    assert np.array_equal(crop(frame, x, y, size), expected)
