@@ -46,12 +46,12 @@ def median_colour(colours: np.ndarray) -> np.ndarray:
     """
     assert colours.dtype == np.uint8 and colours.ndim == 2 and colours.shape[1] == 3
     n = len(colours)
-    if n < 1000:  # sorting a few is as quick
+    if not 1000 <= n < 2**24:  # sorting a few is as quick; counting past 2**24 is inexact
         return np.median(colours, axis=0)
     img = np.ascontiguousarray(colours).reshape(-1, 1, 3)
     counts = np.stack([cv2.calcHist([img], [c], None, [256], [0, 256]).ravel()
                        for c in range(3)])
-    below = np.cumsum(counts, axis=1)  # exact: float32 counts far under 2**24
+    below = np.cumsum(counts, axis=1)  # float32 counts, exact under 2**24
     # the values at the middle places (n - 1) // 2 and n // 2 (from 0) of each channel
     low, high = (below <= (n - 1) // 2).sum(axis=1), (below <= n // 2).sum(axis=1)
     return (low + high) / 2
