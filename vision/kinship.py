@@ -17,6 +17,7 @@ from dicetray.vision.detector import Candidate
 from dicetray.vision.measure import (
     along_edge,
     body,
+    colour_distances,
     colour_gap,
     cut,
     median,
@@ -174,31 +175,13 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, 
     if not len(rings):
         return []
 
-    def gap(pixels: np.ndarray, colours: np.ndarray) -> np.ndarray:
-        # each pixel's (``pixels``: any shape, channels last) distance to the nearest of
-        # ``colours``, taken one colour at a time: one pixels x colours x channels array
-        # took two thirds of a read's time on nell-byler photos letterboxed to 1280x960
-        # (many dice, a large frame). A channel plane at a time, summed in the channels'
-        # order as a norm sums them; the least squared distance's root is the least
-        # distance, to the bit.
-        dt = np.result_type(pixels, colours)
-        planes = [np.ascontiguousarray(pixels[..., c], dt) for c in range(3)]
-        least = None
-        for colour in np.asarray(colours, dt):
-            squared = np.square(planes[0] - colour[0])
-            for plane, value in zip(planes[1:], colour[1:], strict=True):
-                squared += np.square(plane - value)
-            least = squared if least is None else np.minimum(least, squared, out=least)
-        assert least is not None, "no colours to measure against"
-        return np.sqrt(least)
-
-    to_floor = gap(lab, rings)
+    to_floor = colour_distances(lab, rings)
     # the dice's colours are measured only where the floors are far (an eighth of the
     # pixels of nell-byler's photos): each pixel's distances are its own, so the mask is
     # the same to the bit, at about half the cost
     apart = to_floor > st.kin_plain_gap
     mask = np.zeros(apart.shape, np.uint8)
-    mask[apart] = gap(lab[apart], bodies) < to_floor[apart]
+    mask[apart] = colour_distances(lab[apart], bodies) < to_floor[apart]
     n, labels, boxes, middles = cv2.connectedComponentsWithStats(mask, connectivity=8)
     rows, cols = mask.shape
     lines = [(labels[:, 0], lab[:, 0]), (labels[0], lab[0]), (labels[:, -1], lab[:, -1]),
@@ -262,10 +245,7 @@ def alone(img: np.ndarray, cand: Candidate, st: ReaderSettings,
     if inside < st.alone_inside:
         return False
     floor = median_colour(ring)
-    # each pixel's distance to the floor's colour (as ``np.linalg.norm(..., axis=1)``, to
-    # the bit: 8-bit values less a median's halves square and sum exactly), at half the cost
-    off = ring - floor
-    gaps = np.sqrt(np.einsum("ij,ij->i", off, off))
+    gaps = colour_distances(ring, floor[None])
     middle = body(img, cand, st.middle)
     apart = float(np.linalg.norm(middle - floor))
     if float((gaps <= st.plain_gap).mean()) >= st.alone_plain and apart > st.alone_apart:

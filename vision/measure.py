@@ -16,8 +16,8 @@ import numpy as np
 
 from dicetray.vision.detector import Candidate
 
-__all__ = ["along_edge", "body", "colour_gap", "cut", "median", "median_colour", "near", "odd",
-           "patch_roundness", "pixels", "roundness", "sample"]
+__all__ = ["along_edge", "body", "colour_distances", "colour_gap", "cut", "median",
+           "median_colour", "near", "odd", "patch_roundness", "pixels", "roundness", "sample"]
 
 
 def median(values: Any) -> float:
@@ -225,6 +225,31 @@ def along_edge(img: np.ndarray, cand: Candidate, inner: float,
     if len(part) == 0:
         return np.zeros((0, 3))
     return cv2.cvtColor(part, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float64)
+
+
+def colour_distances(pixels: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """Each pixel's distance to the nearest of ``colours`` (one a row): ``pixels`` of any
+    shape, channels last; the same values to the bit as
+    ``np.linalg.norm(pixels[..., None, :] - colours, axis=-1).min(axis=-1)``, which builds
+    a pixels x colours x channels array (two thirds of a read's time on nell-byler's
+    photos at 1280x960). Here one colour and one channel plane at a time, the squares
+    summed in the channels' order as a norm sums them; the least squared distance's root
+    is the least distance.
+
+    >>> colour_distances(np.array([[0, 0, 0], [3, 4, 0]], np.uint8),
+    ...                  np.array([[0.0, 0, 0], [3, 4, 12]])).tolist()
+    [0.0, 5.0]
+    """
+    dt = np.result_type(pixels, colours)
+    planes = [np.ascontiguousarray(pixels[..., c], dt) for c in range(3)]
+    least = None
+    for colour in np.asarray(colours, dt):
+        squared = np.square(planes[0] - colour[0])
+        for plane, value in zip(planes[1:], colour[1:], strict=True):
+            squared += np.square(plane - value)
+        least = squared if least is None else np.minimum(least, squared, out=least)
+    assert least is not None, "no colours to measure against"
+    return np.sqrt(least)
 
 
 def colour_gap(colour: np.ndarray, colours: np.ndarray) -> float:

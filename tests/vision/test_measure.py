@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from dicetray.vision.detector import Candidate
-from dicetray.vision.measure import median_colour, surround
+from dicetray.vision.measure import colour_distances, median_colour, surround
 
 
 def _ring_by_mask(img: np.ndarray, cand: Candidate, inner: float, outer: float) -> np.ndarray:
@@ -64,4 +64,19 @@ def test_the_median_colour_is_numpys_to_the_bit(n):
                     np.full((n, 3), 200, np.uint8)):
         got, expected = median_colour(colours), np.median(colours, axis=0)
         assert got.dtype == expected.dtype
+        assert np.array_equal(got, expected)
+
+
+@pytest.mark.parametrize("colours", [
+    np.array([[128.0, 128.0, 128.0]]),                          # one, as a floor's
+    np.array([[60.0, 130.5, 127.0], [200.5, 128.0, 140.0],
+              [128.0, 90.0, 170.5]]),                           # medians' halves
+    np.random.default_rng(5).uniform(0, 255, (7, 3)).astype(np.float32),  # any
+])
+def test_each_pixels_distance_to_the_nearest_colour_is_the_norms_to_the_bit(colours):
+    pixels = np.random.default_rng(4).integers(0, 256, (40, 30, 3)).astype(np.uint8)
+    for shaped in (pixels, pixels.reshape(-1, 3), pixels.astype(np.float32)):
+        expected = np.linalg.norm(shaped[..., None, :] - colours, axis=-1).min(axis=-1)
+        got = colour_distances(shaped, colours)
+        assert got.shape == shaped.shape[:-1]
         assert np.array_equal(got, expected)
