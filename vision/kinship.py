@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -121,29 +122,35 @@ def cut_off_die(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) ->
 
 def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: list[Candidate],
                 st: ReaderSettings) -> list[Candidate]:
-    """The ``dim`` finds (scored under ``faint_find``, or centred beyond the frame's edge
-    and left out by the rules for whole dice) that stand for a die the frame cuts so far
-    that the detector hardly sees it, or sees only its sliver: centred within
-    ``cut_face`` of the frame's
-    edge, away from every find ``shown`` (``streak``), beside a patch of the dice's colour
-    (:func:`_dice_coloured`) the edge cuts. A die a third inside the frame shows a strip of
-    its body and a pip or two; the detector, which learnt whole dice, scores it 0.03-0.5.
-    What else the frame cuts (a laptop's keys, cables, the table's grain) is unlike the
-    dice or scores nothing there; the pale table between two dark things the frame cuts is
-    the dice's floor.
+    """Where a die lies that the frame cuts so far that the detector hardly sees it, or
+    sees only its sliver, away from every find ``shown`` (``streak``): a patch of the
+    dice's colour the edge cuts (:func:`_dice_coloured`) with one of the ``dim`` finds
+    (scored under ``faint_find``, or centred beyond the frame's edge and left out by the
+    rules for whole dice) centred within ``cut_face`` of the edge beside it, standing
+    for it; or, where the detector scores nothing there, the patch itself when its middle
+    lies within ``cut_face`` of the edge (a find of the dice's median size there). A die a
+    third inside the frame shows a strip of its body and a pip or two; the detector,
+    which learnt whole dice, scores it 0.03-0.5, and a fifth of it nothing at all. What
+    else the frame cuts (a laptop's keys, cables, the table's grain, a tray's rim) is
+    unlike the dice, or runs on along the edge, or runs deeper than a die; the pale table
+    between two dark things the frame cuts is the dice's floor.
     """
     h, w = img.shape[:2]
     frame = (float(w), float(h))
     clean = [d.found for d in _clean(dice) if d.found is not None]
-    loose = [c for c in dim if cut(c, frame, st.cut_face) and not near(c, shown, st.streak)]
-    if not clean or not loose:
+    if not clean:
         return []
+    loose = [c for c in dim if cut(c, frame, st.cut_face) and not near(c, shown, st.streak)]
     size = statistics.median(c.size for c in clean)
     patches = _dice_coloured(img, clean, _clean_bodies(img, dice, st), size, st)
     out: list[Candidate] = []
     for c in sorted(loose, key=lambda c: -c.score):
         if (any(math.hypot(c.x - x, c.y - y) <= st.blob_reach * size for x, y in patches)
                 and not near(c, out, st.streak)):
+            out.append(c)
+    for x, y in patches:
+        c = Candidate(x, y, size, 0.0, "flat")
+        if cut(c, frame, st.cut_face) and not near(c, [*shown, *out], st.streak):
             out.append(c)
     return out
 
@@ -152,11 +159,12 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, 
                    st: ReaderSettings) -> list[tuple[float, float]]:
     """The middles (frame px) of the patches of the dice's colour that one of the frame's
     edges cuts along at least ``blob_along`` of a die's edge (``size``) and at most its
-    diagonal, and that end there as a die does (beside them along the edge, half a die
-    each way, the floor and not their colour): in the frame shrunk to ``blob_side`` px a
-    die, the pixels nearer one of the ``clean`` finds' body colours (``bodies``, one a
-    row) than any of their floors (the ring :func:`alone` looks at), and more than
-    ``kin_plain_gap`` from every floor.
+    diagonal, no deeper than that diagonal, and that end there as a die does (beside them
+    along the edge, half a die each way, the floor and not their colour). Looked for in
+    the strips along the frame's edges a die's diagonal deep, each shrunk to
+    ``blob_side`` px a die: the pixels nearer one of the ``clean`` finds' body colours
+    (``bodies``, one a row) than any of their floors (the ring :func:`alone` looks at),
+    and more than ``kin_plain_gap`` from every floor.
 
     >>> st = ReaderSettings()
     >>> img = np.full((200, 300, 3), 60, np.uint8)
@@ -164,37 +172,69 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, 
     >>> die = Candidate(150, 110, 40.0, 0.9, "flat")
     >>> _dice_coloured(img, [die], np.array([body(img, die, st.middle)]), 40.0, st)
     [(49.5, 189.5)]
+    >>> img[100:, 230:270] = 230  # a white strip as long as the frame is deep: no die
+    >>> _dice_coloured(img, [die], np.array([body(img, die, st.middle)]), 40.0, st)
+    [(49.5, 189.5)]
     """
-    h, w = img.shape[:2]
-    k = st.blob_side / size
-    small = cv2.resize(img, (max(1, round(w * k)), max(1, round(h * k))),
-                       interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     floors = [surround(img, c, st.alone_ring, st.alone_ring + 0.5)[0] for c in clean]
     rings = np.array([median_colour(r) for r in floors if len(r)], np.float32)
     if not len(rings):
         return []
+    k = st.blob_side / size
+    # a die cut by a straight edge shows at most its diagonal, along the edge and into
+    # the frame; a patch one px deeper than that is no die's
+    deep = math.ceil(math.sqrt(2) * st.blob_side) + 1
+    out = []
+    for edge in range(4):  # the strips along the top, bottom, left and right, edge first
+        strip, to_frame = _strip(img, edge, max(1, math.ceil(deep / k)))
+        length, depth = strip.shape[1], strip.shape[0]
+        small = cv2.resize(np.ascontiguousarray(strip), (max(1, round(length * k)), max(1, round(depth * k))),
+                           interpolation=cv2.INTER_AREA)
+        for x, y in _patches(cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32),
+                             rings, bodies, st):
+            out.append(to_frame((x + 0.5) * length / small.shape[1] - 0.5,
+                                (y + 0.5) * depth / small.shape[0] - 0.5))
+    return sorted(out)
 
+
+def _strip(img: np.ndarray, edge: int, depth: int
+           ) -> tuple[np.ndarray, Callable[[float, float], tuple[float, float]]]:
+    """The strip of ``img`` ``depth`` px deep along its top, bottom, left or right edge
+    (``edge`` 0-3), turned so that the edge is its first row and running left to right
+    or top to bottom; and the mapping of a point (along, into) in it back to the frame."""
+    h, w = img.shape[:2]
+    d = min(depth, h if edge < 2 else w)
+    if edge == 0:
+        return img[:d], lambda a, i: (a, i)
+    if edge == 1:
+        return img[h - d:][::-1], lambda a, i: (a, h - 1 - i)
+    if edge == 2:
+        return img[:, :d].transpose(1, 0, 2), lambda a, i: (i, a)
+    return img[:, w - d:][:, ::-1].transpose(1, 0, 2), lambda a, i: (w - 1 - i, a)
+
+
+def _patches(lab: np.ndarray, rings: np.ndarray, bodies: np.ndarray,
+             st: ReaderSettings) -> list[tuple[float, float]]:
+    """The middles (px of ``lab``, a strip along the frame's edge turned so that the edge
+    is its first row: :func:`_strip`) of the patches of the dice's colour that the edge
+    cuts, as :func:`_dice_coloured` looks for them."""
     to_floor = colour_distances(lab, rings)
-    # the dice's colours are measured only where the floors are far (an eighth of the
-    # pixels of nell-byler's photos): each pixel's distances are its own, so the mask is
-    # the same to the bit, at about half the cost
+    # the dice's colours are measured only where the floors are far: each pixel's
+    # distances are its own, so the mask is the same, at about half the cost
     apart = to_floor > st.kin_plain_gap
     mask = np.zeros(apart.shape, np.uint8)
     mask[apart] = colour_distances(lab[apart], bodies) < to_floor[apart]
     n, labels, boxes, middles = cv2.connectedComponentsWithStats(mask, connectivity=8)
     rows, cols = mask.shape
-    lines = [(labels[:, 0], lab[:, 0]), (labels[0], lab[0]), (labels[:, -1], lab[:, -1]),
-             (labels[-1], lab[-1])]
+    reach = round(st.blob_side / 2)
     out = []
     for i in range(1, n):
         x0, y0, bw, bh = (int(v) for v in boxes[i, :4])
-        touched = [line for line, at in zip(lines, (x0 == 0, y0 == 0, x0 + bw == cols,
-                                                    y0 + bh == rows), strict=True) if at]
-        if len(touched) != 1:
+        # on the edge, at neither of the strip's ends (another edge of the frame: a corner)
+        # and not as deep as the strip
+        if y0 != 0 or x0 == 0 or x0 + bw == cols or y0 + bh == rows:
             continue
-        (ids, colours), = touched
-        along = np.flatnonzero(ids == i)
+        along = np.flatnonzero(labels[0] == i)
         # as long as a third of a die and no longer than a die's diagonal: a die cut
         # anywhere by a straight edge
         if not st.blob_along * st.blob_side <= len(along) <= math.sqrt(2) * st.blob_side:
@@ -202,12 +242,11 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, 
         # beside it along the edge, half a die each way, the floor and not its colour: it
         # ends as a die does (a larger thing of a colour between the dice's and the
         # floor's, split into pieces by the frame's noise, runs on)
-        reach = round(st.blob_side / 2)
         first, last = int(along[0]), int(along[-1]) + 1
-        beside = np.concatenate([colours[max(0, first - reach):first], colours[last:last + reach]])
+        beside = np.concatenate([lab[0, max(0, first - reach):first], lab[0, last:last + reach]])
         own = np.median(lab[labels == i], axis=0)
         if _ends(beside, own, rings[np.argmin(np.linalg.norm(rings - own, axis=1))]):
-            out.append((float(middles[i, 0] + 0.5) / k - 0.5, float(middles[i, 1] + 0.5) / k - 0.5))
+            out.append((float(middles[i, 0]), float(middles[i, 1])))
     return out
 
 

@@ -204,7 +204,8 @@ class Opinion:
         # out of view
         cut_off += self._cut_off_faint(faint, [*answered, *unread, *moving, *cut_off],
                                        answered, why)
-        # fainter still, a die a third inside the frame: a strip of the dice's colour; and
+        # fainter still, a die a third inside the frame or less: a strip of the dice's
+        # colour, with a dim find or none (the detector learnt whole dice); and
         # so, whatever its score, a find left out that is centred beyond the frame's edge:
         # more of it is outside than in, so its colour, shape and face (which the rules
         # above weigh) are those of a sliver, and what it is shows only in the strip

@@ -402,9 +402,16 @@ class ReaderSettings:
     #: and more than :attr:`kin_plain_gap` from those) touching one of the frame's edges
     #: along at least this many edges (slivers of a tray's rim and of the table's grain,
     #: and a die's shadowed side, are shorter; the cut dice's patches on the tray views
-    #: run 0.4-1.3) and at most a die's diagonal, ending there as a die does ...
+    #: run 0.4-1.3) and at most a die's diagonal, no deeper than that diagonal, ending
+    #: there as a die does ...
     blob_along: float = 0.3
-    #: ... its middle within this many edges of the find's centre.
+    #: ... its middle within this many edges of the find's centre; or, where no find over
+    #: :attr:`dim_find` is there, its middle within :attr:`cut_face` of the edge by itself
+    #: (the detector may score nothing on a die a fifth inside the frame: of the tray
+    #: views cut to a third and answered a die short, 1 more of 10 refused at seed 180000,
+    #: 1 of 10 at seed 190000 held out; 2 of the cut real photos' 11 and 2 of 5 at half;
+    #: one real photo read right whole refused, a white plug at the frame's edge,
+    #: matteop65 six_60, and one read wrong, dice_8, refused).
     blob_reach: float = 0.75
 
     def __post_init__(self) -> None:

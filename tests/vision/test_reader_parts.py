@@ -342,35 +342,37 @@ def test_a_faint_find_the_frame_cuts_showing_a_pip_like_the_dice_refuses_the_rol
     cut_off_or_left_out(roll, (240, 240), refused, Why.FAINT)
 
 
-@pytest.mark.parametrize(("half", "shadow", "y", "refused"), [
+@pytest.mark.parametrize(("half", "shadow", "y", "refused", "at"), [
     # 65 from the felt, 53 from the white dice: one of them, its shadow 18 from the felt
-    ((170, 180, 170), (75, 102, 75), 236, True),
-    ((150, 165, 150), (75, 102, 75), 236, False),  # 49 from the felt, 69 from the dice
-    ((170, 180, 170), (55, 80, 55), 236, False),   # a dark band 41 from the felt: no plain floor
-    ((170, 180, 170), (55, 80, 55), 240, True),    # ... centred beyond the frame's edge
+    ((170, 180, 170), (75, 102, 75), 236, True, 236),
+    ((150, 165, 150), (75, 102, 75), 236, False, 236),  # 49 from the felt, 69 from the dice
+    # a dark band 41 from the felt: no plain floor, but the patch of the dice's colour
+    # the edge cuts (kinship.cut_off_dim) refuses the roll at its middle
+    ((170, 180, 170), (55, 80, 55), 236, True, 229),
+    ((170, 180, 170), (55, 80, 55), 240, True, 240),  # ... centred beyond the frame's edge
 ])
 def test_a_faint_find_the_frame_cuts_nearer_the_dice_than_its_floor_refuses_the_roll(
         half: tuple[int, int, int], shadow: tuple[int, int, int], y: int,
-        refused: bool) -> None:
+        refused: bool, at: int) -> None:
     # a die half out of the frame that stands out of the felt less than alone_apart (a
     # blue die on dark felt, a red one on a red tray) casts its shadow on the felt beside
     # it, so that the ring around it is plain only at kin_plain_gap: it is nearer the
     # colour of the dice read than the felt's, and refuses the roll (before, it was left
     # out and the two dice answered as the whole roll); a thing nearer the felt's colour is
     # left out. Where the ring is not plain even so, a find centred inside the frame is
-    # left out; one centred beyond it, the felt beside it along the edge, ends as a die
-    # does and refuses the roll (a neighbour or a soft shadow in its ring says nothing of
-    # it; a sheet the frame cuts runs on along the edge: the tests above)
+    # no die by its ring (before the patch rule, it was left out); one centred beyond it,
+    # the felt beside it along the edge, ends as a die does and refuses the roll (a
+    # neighbour or a soft shadow in its ring says nothing of it; a sheet the frame cuts
+    # runs on along the edge: the tests above)
     img = dice_and_a_half(half, None)
     img[182:197, 200:290] = shadow
     find = Candidate(240.0, float(y), 50.0, 0.2, "flat")
     roll = read(img, detector=Finds(*FOURS, find), classifier=Elsewhere("none"))
-    cut_off_or_left_out(roll, (240, y), refused, Why.FAINT)
+    cut_off_or_left_out(roll, (240, at), refused, Why.FAINT)
 
 
 @pytest.mark.parametrize(("strip", "beside", "score", "refused"), [
     ((235, 235, 235), "", 0.05, True),        # white as the dice, ending as a die does
-    ((235, 235, 235), "", 0.02, False),       # ... where the detector sees next to nothing
     ((235, 235, 235), "sheet", 0.05, False),  # a white sheet on past the frame's corner
     ((235, 235, 235), "long", 0.05, False),   # a white strip three dice long
     ((190, 190, 190), "", 0.05, True),        # light grey: nearer the white dice than the felt
@@ -401,6 +403,51 @@ def test_a_dim_find_on_a_strip_of_the_dice_colour_the_frame_cuts_refuses_the_rol
         cut_off_or_left_out(roll, (240, 245), True, Why.FAINT)
     else:
         assert roll.ok and roll.values == (4, 4) and not roll.left_out, roll
+
+
+@pytest.mark.parametrize(("shape", "refused"), [
+    ("sliver", True),   # a die's sliver, 22 px deep: a die cut by the edge
+    ("deep", False),    # a white thing a die wide and 1.5 dice deep (deeper than a
+                        # die's diagonal): no die the edge cuts, and no find is there
+    ("corner", False),  # a sliver cut by two edges (the frame's corner): not weighed
+])
+@pytest.mark.parametrize("dim", [None, 0.02])
+def test_a_patch_of_the_dice_colour_the_frame_cuts_refuses_the_roll_where_the_detector_sees_nothing(
+        shape: str, refused: bool, dim: float | None) -> None:
+    # a fifth of a die inside the frame, the detector scores nothing there (or under
+    # dim_find): the patch of the dice's colour the edge cuts, a die's width along it,
+    # ending as a die does and no deeper than a die's diagonal, refuses the roll by
+    # itself, at its middle (before, the roll was answered a die short). A deeper thing
+    # (a label, a cable) or one in the frame's corner is left unweighed; nothing is
+    # shown for it, and the two dice are the roll
+    img = dice_and_a_blank((90, 120, 90))
+    box = {"sliver": ((215, 218), (265, 239)), "deep": ((215, 164), (265, 239)),
+           "corner": ((0, 218), (40, 239))}[shape]
+    cv2.rectangle(img, *box, (235, 235, 235), -1)
+    extra = [] if dim is None else [Candidate(240.0, 245.0, 50.0, dim, "flat")]
+    assert dim is None or dim < DEFAULT_SETTINGS.dim_find
+    roll = read(img, detector=Finds(*FOURS, *extra), classifier=Elsewhere("none"))
+    assert roll.values == (4, 4), roll
+    if refused:
+        assert not roll.ok and roll.kind == Reason.EDGE and "may be a die" in roll.reason, roll
+        (x, y), = [tuple(map(int, r.split(")")[0].split(", "))) for r in
+                   roll.reason.split("(")[1:2]]
+        assert abs(x - 240) <= 2 and 225 <= y <= 233, roll.reason  # the sliver's middle
+    else:
+        assert roll.ok and not roll.left_out, roll
+
+
+def test_a_dim_find_on_a_patch_deeper_than_a_die_the_frame_cuts_is_no_die() -> None:
+    # a white thing a die wide running 1.5 dice into the frame from its edge (deeper
+    # than a die's diagonal, which is as deep as a die the edge cuts can show) with a
+    # dim find on it: no die cut off (before, any depth would do, and the roll was
+    # refused for a label or a cable's plug)
+    img = dice_and_a_blank((90, 120, 90))
+    cv2.rectangle(img, (215, 160), (265, 239), (235, 235, 235), -1)
+    dim = Candidate(240.0, 225.0, 50.0, 0.05, "flat")  # within cut_face of the edge
+    assert DEFAULT_SETTINGS.dim_find <= dim.score < DEFAULT_SETTINGS.faint_find
+    roll = read(img, detector=Finds(*FOURS, dim), classifier=Elsewhere("none"))
+    assert roll.ok and roll.values == (4, 4) and not roll.left_out, roll
 
 
 @pytest.mark.parametrize(("pip", "refused"), [((20, 20, 20), True), (None, False)])
