@@ -130,10 +130,10 @@ def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: l
     for it; or, where the detector scores nothing there, the patch itself when its middle
     lies within ``cut_face`` of the edge (a find of the dice's median size there). A die a
     third inside the frame shows a strip of its body and a pip or two; the detector,
-    which learnt whole dice, scores it 0.03-0.5, and a fifth of it nothing at all. What
-    else the frame cuts (a laptop's keys, cables, the table's grain, a tray's rim) is
-    unlike the dice, or runs on along the edge, or runs deeper than a die; the pale table
-    between two dark things the frame cuts is the dice's floor.
+    which learnt whole dice, scores it 0.03-0.5, and one a fifth inside at times not at
+    all. What else the frame cuts (a laptop's keys, cables, the table's grain, a tray's
+    rim) is unlike the dice, or runs on along the edge, or runs deeper than a die; the
+    pale table between two dark things the frame cuts is the dice's floor.
     """
     h, w = img.shape[:2]
     frame = (float(w), float(h))
@@ -188,7 +188,8 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, 
     for edge in range(4):  # the strips along the top, bottom, left and right, edge first
         strip, to_frame = _strip(img, edge, max(1, math.ceil(deep / k)))
         length, depth = strip.shape[1], strip.shape[0]
-        small = cv2.resize(np.ascontiguousarray(strip), (max(1, round(length * k)), max(1, round(depth * k))),
+        small = cv2.resize(np.ascontiguousarray(strip),
+                           (max(1, round(length * k)), max(1, round(depth * k))),
                            interpolation=cv2.INTER_AREA)
         for x, y in _patches(cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32),
                              rings, bodies, st):
