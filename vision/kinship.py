@@ -172,7 +172,7 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, 
     >>> die = Candidate(150, 110, 40.0, 0.9, "flat")
     >>> _dice_coloured(img, [die], np.array([body(img, die, st.middle)]), 40.0, st)
     [(49.5, 189.5)]
-    >>> img[100:, 230:270] = 230  # a white strip as long as the frame is deep: no die
+    >>> img[100:, 230:270] = 230  # a white strip a die wide, 2.5 dice deep: no die
     >>> _dice_coloured(img, [die], np.array([body(img, die, st.middle)]), 40.0, st)
     [(49.5, 189.5)]
     """

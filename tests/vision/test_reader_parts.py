@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -430,8 +431,9 @@ def test_a_patch_of_the_dice_colour_the_frame_cuts_refuses_the_roll_where_the_de
     assert roll.values == (4, 4), roll
     if refused:
         assert not roll.ok and roll.kind == Reason.EDGE and "may be a die" in roll.reason, roll
-        (x, y), = [tuple(map(int, r.split(")")[0].split(", "))) for r in
-                   roll.reason.split("(")[1:2]]
+        at = re.search(r"at \((-?\d+), (-?\d+)\)", roll.reason)
+        assert at is not None, roll.reason
+        x, y = int(at[1]), int(at[2])
         assert abs(x - 240) <= 2 and 225 <= y <= 233, roll.reason  # the sliver's middle
     else:
         assert roll.ok and not roll.left_out, roll
