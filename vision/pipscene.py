@@ -111,8 +111,10 @@ def _ring(pips: Pips, radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def face_pips(work: np.ndarray, kernel: int, st: ReaderSettings, closer: bool = False,
               hue: bool = False) -> tuple[Pips, np.ndarray, Any]:
     """Pip candidates whose surrounding ring is evenly face-coloured, and that colour;
-    ``closer``: looked for in every colour channel too, and cut out of larger blobs (see
-    :func:`dicetray.vision.pips.find_pips`); ``hue``: and in each opponent channel alone
+    each also cut out of a larger blob (see :func:`dicetray.vision.pips.find_pips`: two
+    pips, or a pip and a side face's mark, that a brighter gap runs together, as a JPEG's
+    ringing does between a red face's white pips); ``closer``: looked for in every colour
+    channel too; ``hue``: and in each opponent channel alone
     (:func:`dicetray.vision.pips.chroma`: a red pip on a grey or blue face)."""
     extremes = channels(work)
     hues = chroma(work) if hue else ()
@@ -120,10 +122,14 @@ def face_pips(work: np.ndarray, kernel: int, st: ReaderSettings, closer: bool = 
     # runs a pip's blob into the next one's
     maps, *own = pip_maps_with(work, kernel, every_channel=closer, extremes=extremes,
                                planes=closer, more=hues)
+    # cut out of larger blobs at first as when looking closer: where only the closer look
+    # cut them, a face whose pips ran together read more pips closer than at first, and
+    # was refused (measured: docs/benchmarks.md, 2026-11-30, late)
     if closer:
         pips, *more = find_pips_in([maps, *own], kernel, split=True)
     else:
-        pips, more = find_pips(work, kernel, maps), find_pips_in(own, kernel, split=True)
+        pips = find_pips(work, kernel, maps, split=True)
+        more = find_pips_in(own, kernel, split=True)
     for found, hat in zip(more, own, strict=True):
         pips = Pips.join([pips, found.take(found.apart_from(pips))])
         maps = replace(maps, planes=maps.planes + hat.planes)

@@ -65,3 +65,9 @@ def unsure_of_the_one() -> Misreads:
 def unsure_of_the_six() -> Misreads:
     """A classifier that reads a 6 half as a 4: sure of neither."""
     return Misreads({6: 4}, share=0.5)
+
+
+@pytest.fixture
+def unsure_of_the_four() -> Misreads:
+    """A classifier that reads a 4 half as a 6: sure of neither."""
+    return Misreads({4: 6}, share=0.5)

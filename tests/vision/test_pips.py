@@ -1,4 +1,5 @@
-"""Pip candidates: each polarity's and each map's blobs found alone, also when found at once."""
+"""Pip candidates: each polarity's and each map's blobs found alone, also when found at once;
+pips run together cut apart."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ import cv2
 import numpy as np
 
 from dicetray.vision.pips import Pips, chroma, find_pips, find_pips_in, hat_maps, pip_maps
+from dicetray.vision.pipscene import face_pips
 from dicetray.vision.render import render
 from dicetray.vision.scene import random_scene
+from dicetray.vision.settings import DEFAULT_SETTINGS
 
 
 def _same(a: Pips, b: Pips) -> bool:
@@ -38,3 +41,20 @@ def test_several_maps_at_once_find_what_each_finds_alone() -> None:
     assert find_pips_in([], kernel) == []
     blank = hat_maps(np.full((30, 30), 90, np.uint8), kernel)
     assert [len(p) for p in find_pips_in([blank, blank], kernel)] == [0, 0]
+
+
+def test_two_pips_a_brighter_gap_runs_together_are_read_as_two_at_first() -> None:
+    # white pips on a red face, joined by a pinkish bridge (as a JPEG's ringing brightens
+    # the gap between a red die's pips): one blob too long for a pip, cut again nearer
+    # its peak already at the first reading, as when looking closer (before, the first
+    # reading lost both and the closer look found them: the face was refused)
+    for bridge in (140, 170):
+        face = np.full((80, 100, 3), (40, 40, 180), np.uint8)
+        _ = cv2.rectangle(face, (44, 58), (58, 62), (bridge, bridge, 230), -1)
+        for x in (44, 58):
+            _ = cv2.circle(face, (x, 60), 4, (245, 245, 245), -1)
+        first, _, _ = face_pips(face, 13, DEFAULT_SETTINGS)
+        closer, _, _ = face_pips(face, 13, DEFAULT_SETTINGS, closer=True)
+        for pips in (first, closer):
+            assert sorted(np.rint(pips.x).tolist()) == [44.0, 58.0]
+            assert np.rint(pips.y).tolist() == [60.0, 60.0] and not pips.dark.any()
