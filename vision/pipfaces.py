@@ -2,8 +2,8 @@
 (:mod:`dicetray.vision.layouts`), kept only on a die the detector found (a side face's
 pips, a speck or a shadow never become a die); a find no face was read on is read from
 the pips nearest its centre (or, failing that, from any few of them, or from pips looked
-for closer there: in every colour channel, and cut out of blobs run together with a
-marbled face's marks). A pip that colour kept apart from its face (a lamp's highlight)
+for closer there: in every colour channel, the pips cut out of blobs run together with a
+marbled face's marks as at first). A pip that colour kept apart from its face (a lamp's highlight)
 is taken back where it completes the face's layout.
 
 Each die being read is a :class:`Die`: mutable while the stages weigh it, then turned
@@ -410,8 +410,8 @@ def is_bare(die: Die, cand: Candidate, st: ReaderSettings) -> bool:
 
 def look_closer(sc: Scene, cand: Candidate) -> Die | None:
     """A find whose face the pips could not read, read again from the pips found looking
-    closer at its top face (every colour channel, pips cut out of larger blobs: a red pip
-    on a blue face, pips run together with a marbled face's marks; on a find the detector
+    closer at its top face (every colour channel, pips cut out of larger blobs as at first:
+    a red pip on a blue face, pips run together with a marbled face's marks; on a find the detector
     is sure of, the opponent channels too: red pips joined by a face's light swirl), or
     None. The pips it reads from join the scene's; its grid is checked on the channel
     they stand out in (:func:`_best_plane`), where the scene's maps may not show them."""
