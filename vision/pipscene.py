@@ -31,7 +31,6 @@ from dicetray.vision.pips import (
     channels,
     chroma,
     ellipse,
-    find_pips,
     find_pips_in,
     pip_maps_with,
 )
@@ -124,12 +123,9 @@ def face_pips(work: np.ndarray, kernel: int, st: ReaderSettings, closer: bool = 
                                planes=closer, more=hues)
     # cut out of larger blobs at first as when looking closer: where only the closer look
     # cut them, a face whose pips ran together read more pips closer than at first, and
-    # was refused (measured: docs/benchmarks.md, 2026-11-30, late)
-    if closer:
-        pips, *more = find_pips_in([maps, *own], kernel, split=True)
-    else:
-        pips = find_pips(work, kernel, maps, split=True)
-        more = find_pips_in(own, kernel, split=True)
+    # was refused (measured: docs/benchmarks.md, 2026-11-30, late); every map's pips
+    # found at once, each map's as when found alone
+    pips, *more = find_pips_in([maps, *own], kernel, split=True)
     for found, hat in zip(more, own, strict=True):
         pips = Pips.join([pips, found.take(found.apart_from(pips))])
         maps = replace(maps, planes=maps.planes + hat.planes)
