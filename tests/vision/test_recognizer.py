@@ -15,7 +15,7 @@ from dicetray.vision import DieReading, Reading, read
 from dicetray.vision.classifier import CLASSES, Ahead, answered
 from dicetray.vision.detector import THRESHOLD, Candidate
 from dicetray.vision.errors import FrameError
-from dicetray.vision.layouts import LAYOUTS
+from dicetray.vision.layouts import LAYOUTS, LayoutFit
 from dicetray.vision.opinion import Opinion
 from dicetray.vision.parts import FaceClassifier
 from dicetray.vision.pipfaces import Die, analyse, read_apart, read_as, read_candidate
@@ -1145,6 +1145,47 @@ class TestReadApart:
         (out,) = opinion.weigh_read([die], {id(die): sure_of(4, 0.8)}, {})
         assert out.problem == Reason.AMBIGUOUS
         assert len(out.pips) == 6
+
+    @staticmethod
+    def read_from_one_pip(dice: list[tuple], find: Candidate, sure: int) -> Die:
+        """``dice`` drawn, read on ``find`` from its nearest pip alone as a 1 (two pips
+        of a 2 the reading did not link), weighed against a classifier fairly sure
+        (0.8) of ``sure``."""
+        img = tray(dice)
+        sc, _ = analyse(img, 64.0, [find])
+        p = sc.pips
+        near = int(np.argmin(np.hypot(p.x - find.x * sc.scale, p.y - find.y * sc.scale)))
+        fit = LayoutFit(1, np.array([p.x[near], p.y[near]]), np.eye(2) * 10.0, 0.0)
+        die = Die(1, fit, 10.0, [near], bool(p.dark[near]), 0.9, found=find)
+        opinion = Opinion(img, sc, classifier=None)  # type: ignore[arg-type]  # not asked
+        (out,) = opinion.weigh_read([die], {id(die): sure_of(sure, 0.8)}, {})
+        return out
+
+    def test_a_face_its_find_lies_far_off_is_read_from_the_pips_about_it(self) -> None:
+        # tray view 80019 (red, blue, translucent dice): the find on a 2 seen at a slant
+        # lies a fifth of an edge off its centre, towards one pip, and an eighth short;
+        # the other pip lies past the find's reach (0.55 of its edge), the 2's centre 0.8
+        # pip offsets off the find. Read from the near pip as a 1, the classifier's 2
+        # was put in doubt and a clean roll refused
+        out = self.read_from_one_pip([(320, 240, 2, 64, 0)],
+                                     Candidate(313.0, 229.0, 56.0, 0.9, "flat"), 2)
+        assert (out.value, out.problem) == (2, None)
+        assert len(out.pips) == 2
+
+    @pytest.mark.parametrize("style", ["blue", "translucent-red"])
+    def test_a_two_its_find_lies_far_off_reads_on_the_tray(self, style: str) -> None:
+        frame, truth = render(tray_view(80019, style))
+        for dice in (None, 5):
+            roll = read(frame, dice=dice)
+            assert roll.ok and roll.values == truth.values, roll.reason
+
+    def test_a_neighbours_pip_makes_no_face_of_a_find(self) -> None:
+        # two 1s side by side, the classifier wrongly sure of a 2 on the first: its pip
+        # and the neighbour's make a 2 centred half an edge off the find, on neither die
+        out = self.read_from_one_pip([(320, 240, 1, 64, 0), (386, 240, 1, 64, 0)],
+                                     Candidate(320.0, 240.0, 64.0, 0.9, "flat"), 2)
+        assert out.value != 2 or out.problem == Reason.AMBIGUOUS
+        assert len(out.pips) == 1
 
 
 class TestAFindSizedOffTheDice:
