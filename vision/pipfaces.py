@@ -604,7 +604,7 @@ def read_apart(sc: Scene, die: Die, value: int) -> Die | None:
     finds too few there), and a side face's lie past the top face's edge; a face's own
     pips, as a 6's third row, lie on the find. (Asked for the classifier's value: a
     face taken so is one both opinions read. Seen on clean tray views of red, blue
-    and translucent dice: a 2's find a fifth of an edge off towards one pip and an
+    and translucent dice: a 2's find a quarter of an edge off towards one pip and an
     eighth short, its other pip past ``find_reach``, the 2 centred 0.9 pip offsets off
     the find, past ``beside``; the pips read a 1 and the classifier's 2 refused the
     roll.)"""
