@@ -1163,10 +1163,10 @@ class TestReadApart:
 
     def test_a_face_its_find_lies_far_off_is_read_from_the_pips_about_it(self) -> None:
         # tray view 80019 (red, blue, translucent dice): the find on a 2 seen at a slant
-        # lies a fifth of an edge off its centre, towards one pip, and an eighth short;
-        # the other pip lies past the find's reach (0.55 of its edge), the 2's centre 0.8
-        # pip offsets off the find. Read from the near pip as a 1, the classifier's 2
-        # was put in doubt and a clean roll refused
+        # lies a quarter of an edge off its centre, towards one pip, and an eighth short.
+        # Drawn here a fifth off: the other pip lies past the find's reach (0.55 of its
+        # edge), the 2's centre 0.8 pip offsets off the find. Read from the near pip as a
+        # 1, the classifier's 2 was put in doubt and a clean roll refused
         out = self.read_from_one_pip([(320, 240, 2, 64, 0)],
                                      Candidate(313.0, 229.0, 56.0, 0.9, "flat"), 2)
         assert (out.value, out.problem) == (2, None)
