@@ -43,6 +43,17 @@ only a little soft read; silently wrong is what must not happen (a refusal is co
 refused, to show how many are):
 
     python3 benchmarks/tray_view.py --rolls 10 --seed 190000 --blur 6
+
+With ``--pips C`` the dice's pips are drawn in colour C (a name of :data:`PIP_COLOURS`,
+or B,G,R) in place of the style's: white dice with red, blue, green or gold pips, as
+many sets come. ``--pip-diameter D`` and ``--pip-spacing S`` draw them D of the edge
+across and their corner pips S of the edge from the face's centre (the renderer's 0.17
+and 0.27 unless given: gaming dice have pips up to a quarter of the edge, and on some the
+pips crowd towards the middle, down to about 0.19; large close pips touch):
+
+    python3 benchmarks/tray_view.py --styles white,ivory --pips red --rolls 40 --seed 5000
+    python3 benchmarks/tray_view.py --styles white,black --pip-diameter 0.25 \
+        --pip-spacing 0.25 --rolls 40 --seed 5000
 """
 
 from __future__ import annotations
@@ -51,7 +62,7 @@ import argparse
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +77,12 @@ from dicetray.vision import read  # noqa: E402
 from dicetray.vision.render import render  # noqa: E402
 from dicetray.vision.scene import STYLES, tray_view  # noqa: E402
 
+#: Pip colours by name for ``--pips`` (BGR), as sets of white dice come.
+PIP_COLOURS: dict[str, tuple[int, int, int]] = {
+    "black": (28, 26, 24), "red": (40, 40, 200), "blue": (170, 80, 20),
+    "green": (60, 140, 30), "gold": (40, 140, 200), "yellow": (30, 190, 230),
+    "white": (236, 236, 236),
+}
 #: A die's outline in a frame: x0, y0, x1, y1 (px).
 Box = tuple[float, float, float, float]
 WAYS = ("dicetray", "dicetray, told the count", "Golsteyn 2020")
@@ -87,7 +104,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="crop each frame so one die is cut, the share V (0-1) of it inside")
     ap.add_argument("--blur", type=float, default=0.0, metavar="S",
                     help="blur each frame by a Gaussian of S px (out of focus)")
+    ap.add_argument("--pips", metavar="C",
+                    help=f"draw the pips in colour C ({', '.join(PIP_COLOURS)}, or B,G,R)")
+    ap.add_argument("--pip-diameter", type=float, metavar="D",
+                    help="draw the pips D of the die's edge across (the renderer's 0.17)")
+    ap.add_argument("--pip-spacing", type=float, metavar="S",
+                    help="corner pips S of the edge from the face's centre (0.27)")
     args = ap.parse_args(argv)
+    try:
+        pips = PipLook.parse(args.pips, args.pip_diameter, args.pip_spacing)
+    except ValueError as exc:
+        ap.error(str(exc))
     if not 0 <= args.jpeg <= 100:
         ap.error("--jpeg takes a quality from 1 to 100 (0: no JPEG)")
     if not 0 <= args.cut < 1:
@@ -99,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     w, h = (int(v) for v in args.size.lower().split("x"))
     if args.calibrated:
         return calibrated(args.calibrated, args.calibrate, args.rolls, args.seed,
-                          args.styles.split(","), (w, h), args.jpeg)
+                          args.styles.split(","), (w, h), args.jpeg, pips)
     # (here, not at the top: the Pi's venv, which runs the tests, has no scikit-learn)
     from benchmarks.baseline_golsteyn import GolsteynReader
 
@@ -107,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def rolls(style: str) -> Iterator[tuple[str, Any, tuple[Any, ...]]]:
         for seed in range(args.seed, args.seed + args.rolls):
-            frame, truth = shot(tray_view(seed, style, image_size=(w, h)), args.jpeg)
+            frame, truth = shot(pips.on(tray_view(seed, style, image_size=(w, h))), args.jpeg)
             if args.cut:
                 frame = cut_through(frame, [d.bbox for d in truth.dice], args.cut)
                 if frame is None:
@@ -121,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
            if args.cut else "") + (f"; blurred by a Gaussian of {args.blur:g} px"
                                    if args.blur else "")
     print(f"{args.rolls} rolls a style from seed {args.seed}, {w}x{h}{_as_jpeg(args.jpeg)}"
-          f"{cut}; right / refused / silently wrong\n")
+          f"{pips}{cut}; right / refused / silently wrong\n")
     reasons = _table(WAYS, args.styles.split(","), rolls, shown=2, refuse=bool(args.cut))
     print("\nthe reader's refusals (without and with the count), by reason: "
           + (", ".join(f"{k} {v}" for k, v in reasons.most_common()) or "none"))
@@ -129,6 +156,77 @@ def main(argv: list[str] | None = None) -> int:
 
 
 CALIBRATED = ("no calibration", "calibrated", "calibrated, told the count")
+
+
+@dataclass(frozen=True)
+class PipLook:
+    """How the pips are drawn in place of each style's own (None: the style's): their
+    colour (BGR), diameter and corner pips' spacing, as shares of the edge.
+
+    >>> look = PipLook.parse("red", 0.25, None)
+    >>> look
+    PipLook(colour=(40, 40, 200), diameter=0.25, spacing=None)
+    >>> str(look)
+    '; pips (40, 40, 200), 0.25 across'
+    >>> style = look.on(tray_view(3000, "white", image_size=(320, 180))).style
+    >>> style.pip_color, style.pip_diameter, style.pip_spacing, style.die_color
+    ((40, 40, 200), 0.25, 0.27, (236, 236, 232))
+    >>> PipLook.parse("0,0,255", None, None).colour, str(PipLook())
+    ((0, 0, 255), '')
+    >>> PipLook.parse("mauve", None, None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: --pips takes a colour name (black, red, ...) or B,G,R (0-255 each), not 'mauve'
+    >>> PipLook.parse(None, 0.5, None)
+    Traceback (most recent call last):
+    ...
+    ValueError: --pip-diameter takes a share of the edge above 0 and at most 0.3, not 0.5
+    """
+
+    colour: tuple[int, int, int] | None = None
+    diameter: float | None = None
+    spacing: float | None = None
+
+    @classmethod
+    def parse(cls, colour: str | None, diameter: float | None,
+              spacing: float | None) -> PipLook:
+        """From the command line's values (None: the style's own), checked."""
+        bgr = None
+        if colour is not None:
+            parts = colour.split(",")
+            if colour in PIP_COLOURS:
+                bgr = PIP_COLOURS[colour]
+            elif len(parts) == 3 and all(p.strip().isdigit() and int(p) <= 255 for p in parts):
+                bgr = (int(parts[0]), int(parts[1]), int(parts[2]))
+            else:
+                raise ValueError(f"--pips takes a colour name ({', '.join(PIP_COLOURS)}) or "
+                                 f"B,G,R (0-255 each), not {colour!r}")
+        # a pip wider than 0.3 of the edge leaves no face between a 6's pips; corner pips
+        # nearer than 0.15 or farther than 0.35 from the centre leave none around them
+        if diameter is not None and not 0 < diameter <= 0.3:
+            raise ValueError(f"--pip-diameter takes a share of the edge above 0 and at most "
+                             f"0.3, not {diameter:g}")
+        if spacing is not None and not 0.15 <= spacing <= 0.35:
+            raise ValueError(f"--pip-spacing takes a share of the edge from 0.15 to 0.35, "
+                             f"not {spacing:g}")
+        return cls(bgr, diameter, spacing)
+
+    def on(self, scene: Any) -> Any:
+        """``scene`` with its dice's pips drawn so."""
+        style = scene.style
+        return replace(scene, style=replace(
+            style,
+            pip_color=self.colour if self.colour is not None else style.pip_color,
+            pip_diameter=self.diameter if self.diameter is not None else style.pip_diameter,
+            pip_spacing=self.spacing if self.spacing is not None else style.pip_spacing))
+
+    def __str__(self) -> str:
+        said = [f"pips {self.colour}" if self.colour is not None else "",
+                f"{self.diameter:g} across" if self.diameter is not None else "",
+                f"corner pips {self.spacing:g} from the centre" if self.spacing is not None
+                else ""]
+        return "".join(f"; {s}" if i == 0 else f", {s}"
+                       for i, s in enumerate(s for s in said if s))
 
 
 def shot(scene: Any, jpeg: int = 0, variant: int = 0) -> tuple[Any, Any]:
@@ -199,7 +297,7 @@ def _as_jpeg(quality: int) -> str:
 
 
 def calibrated(trays: int, calibrate: int, rolls: int, seed: int, styles: list[str],
-               size: tuple[int, int], jpeg: int = 0) -> int:
+               size: tuple[int, int], jpeg: int = 0, pips: PipLook | None = None) -> int:
     """Tray views read by trays calibrated on frames of their own (see the module's
     docstring): per style and in all, right / refused / silently wrong each way, and every
     answer that is not right."""
@@ -208,7 +306,7 @@ def calibrated(trays: int, calibrate: int, rolls: int, seed: int, styles: list[s
     def read_back(style: str) -> Iterator[tuple[str, Any, tuple[Any, ...]]]:
         for t in range(trays):
             first = seed + 1000 * t
-            base = tray_view(first, style, image_size=size)
+            base = (pips or PipLook()).on(tray_view(first, style, image_size=size))
             empty = [shot(base.with_dice(()), jpeg, i)[0] for i in range(2)]
             shots = [shot(base.with_dice(tray_view(first + k, style, image_size=size).dice),
                           jpeg, k) for k in range(1, calibrate + rolls + 1)]
@@ -219,8 +317,8 @@ def calibrated(trays: int, calibrate: int, rolls: int, seed: int, styles: list[s
                         read(frame, calibration, dice=len(truth.dice))))
 
     print(f"{trays} trays a style from seed {seed}, each calibrated on 2 empty frames and "
-          f"{calibrate} rolls, {rolls} other rolls read; {size[0]}x{size[1]}{_as_jpeg(jpeg)}; "
-          "right / refused / silently wrong\n")
+          f"{calibrate} rolls, {rolls} other rolls read; {size[0]}x{size[1]}{_as_jpeg(jpeg)}"
+          f"{pips or ''}; right / refused / silently wrong\n")
     _table(CALIBRATED, styles, read_back, shown=len(CALIBRATED))
     return 0
 
