@@ -653,7 +653,11 @@ def build_calibration(
             f"recognizer reads in the dice frames: {read_alone} read, "
             f"{MIN_DICE_SEEN} needed (give --empty frames, or frames with the dice apart)")
     die_color, pip_color = _dice_colours(shots, blobs, die_size, cv2)
-    layouts = _learn_layouts(shots, seen, die_color, pip_color)
+    from dicetray.vision.detector import find_dice
+
+    finds = [find_dice(shot) if dice_seen else [] for shot, dice_seen in zip(shots, seen,
+                                                                          strict=True)]
+    layouts = _learn_layouts(shots, finds, seen, die_color, pip_color)
     if tray is None and background is not None:
         # the floor seen in the empty tray lies below the dice's top faces, which a
         # tilted camera sees a little further out: widen the zone by half a die
@@ -665,10 +669,10 @@ def build_calibration(
                     layouts=layouts))
     counts = [sum(b[2] for b in frame_blobs) for frame_blobs in blobs]
     report = _read_back(calibration, shots, counts, dice, reader)
-    read_sizes = [d.size for r in report.readings if r.ok for d in r.dice]
-    if read_sizes and background is not None:
-        # the recognizer measures the dice it read cleanly more exactly than a difference
-        # from the empty tray, which pale dice on a pale floor or dark on dark blur
+    read_sizes = _found_sizes(shots, finds, report.readings) if background is not None else []
+    if read_sizes:
+        # the dice read cleanly measure themselves more exactly than a difference from the
+        # empty tray, which pale dice on a pale floor or dark on dark blur
         calibration = replace(calibration, die_size=float(np.median(read_sizes)))
     return replace(calibration, quality=_quality(len(shots), report)), report
 
@@ -723,10 +727,12 @@ PIP_WINDOW = 0.55
 MIN_PIP = 0.05
 
 
-def _learn_layouts(shots: Sequence[np.ndarray], seen: Sequence[Sequence[Any]],
-                   die_color: BGR, pip_color: BGR) -> tuple[LearntLayout, ...]:
+def _learn_layouts(shots: Sequence[np.ndarray], finds: Sequence[Sequence[Any]],
+                   seen: Sequence[Sequence[Any]], die_color: BGR,
+                   pip_color: BGR) -> tuple[LearntLayout, ...]:
     """Where these dice draw each face's pips: on every die ``seen`` (read alone, each with
-    a centre and an angle), the blobs nearer the pips' colour than the body's inside its
+    a centre and an angle) that the dice detector found (``finds``, one list a shot:
+    :func:`_find_of`), the blobs nearer the pips' colour than the body's inside its
     face, their offsets from its centre in shares of its edge as the dice detector measures
     it (the reader's own yardstick for a die), counted as the face of that many pips when
     they make one (:func:`~dicetray.vision.layouts.fit_layout`), averaged per face value
@@ -734,17 +740,14 @@ def _learn_layouts(shots: Sequence[np.ndarray], seen: Sequence[Sequence[Any]],
     makes no such face (a pip of another die or a mark counted in) is not learnt."""
     from collections import defaultdict
 
-    from dicetray.vision.detector import find_dice
-
     faces: defaultdict[int, list[np.ndarray]] = defaultdict(list)
-    for shot, dice in zip(shots, seen, strict=True):
+    for shot, found, dice in zip(shots, finds, seen, strict=True):
         # counted, not taken from the reading: a die unlike those the reader knows (a 6
         # with close columns) is refused or shown with the classifier's value exactly where
         # its layout is to learn, and a refused frame's other dice are as clean
-        finds = find_dice(shot) if dice else []
         for die in dice:
-            near = min(finds, key=lambda c: math.hypot(c.x - die.x, c.y - die.y), default=None)
-            if near is None or math.hypot(near.x - die.x, near.y - die.y) > 0.5 * near.size:
+            near = _find_of(found, die)
+            if near is None:
                 continue
             pips = _pips_on(shot, die, float(near.size), die_color, pip_color)
             if pips is not None:
@@ -758,6 +761,36 @@ def _learn_layouts(shots: Sequence[np.ndarray], seen: Sequence[Sequence[Any]],
         if layout is not None:
             learnt.append(layout)
     return tuple(learnt)
+
+
+def _find_of(finds: Sequence[Any], die: Any) -> Any | None:
+    """The dice detector's find of a die read (its centre within half the find's edge of
+    the die's), or None."""
+    near = min(finds, key=lambda c: math.hypot(c.x - die.x, c.y - die.y), default=None)
+    if near is None or math.hypot(near.x - die.x, near.y - die.y) > 0.5 * near.size:
+        return None
+    return near
+
+
+def _found_sizes(shots: Sequence[np.ndarray], finds: Sequence[Sequence[Any]],
+                 readings: Sequence[Any]) -> list[float]:
+    """The edges, as the dice detector measures them, of the dice read in the ``readings``
+    (one a shot) answered ok: the yardstick the reader sizes dice by when no calibration
+    gives their size (the median find), and that the layouts learnt are shares of. (The
+    edge a face is shown with is its pips' spread, which measures a die only where its
+    pips sit as common dice's do: on dice whose pips crowd towards the middle, at 0.19
+    of the edge, it measured 0.7 of the die, and the tray then read them at one and a
+    half times their working scale.) Shots whose dice no find was kept for (none read
+    alone) are looked at again."""
+    from dicetray.vision.detector import find_dice
+
+    sizes = []
+    for shot, found, reading in zip(shots, finds, readings, strict=True):
+        if not reading.ok:
+            continue
+        found = found or find_dice(shot)
+        sizes += [near.size for die in reading.dice if (near := _find_of(found, die))]
+    return [float(s) for s in sizes]
 
 
 def _pips_on(shot: np.ndarray, die: Any, edge: float, die_color: BGR,
