@@ -225,8 +225,8 @@ class PipLook:
                 f"{self.diameter:g} across" if self.diameter is not None else "",
                 f"corner pips {self.spacing:g} from the centre" if self.spacing is not None
                 else ""]
-        return "".join(f"; {s}" if i == 0 else f", {s}"
-                       for i, s in enumerate(s for s in said if s))
+        said = [s for s in said if s]
+        return f"; {', '.join(said)}" if said else ""
 
 
 def shot(scene: Any, jpeg: int = 0, variant: int = 0) -> tuple[Any, Any]:
@@ -297,7 +297,7 @@ def _as_jpeg(quality: int) -> str:
 
 
 def calibrated(trays: int, calibrate: int, rolls: int, seed: int, styles: list[str],
-               size: tuple[int, int], jpeg: int = 0, pips: PipLook | None = None) -> int:
+               size: tuple[int, int], jpeg: int = 0, pips: PipLook = PipLook()) -> int:
     """Tray views read by trays calibrated on frames of their own (see the module's
     docstring): per style and in all, right / refused / silently wrong each way, and every
     answer that is not right."""
@@ -306,7 +306,7 @@ def calibrated(trays: int, calibrate: int, rolls: int, seed: int, styles: list[s
     def read_back(style: str) -> Iterator[tuple[str, Any, tuple[Any, ...]]]:
         for t in range(trays):
             first = seed + 1000 * t
-            base = (pips or PipLook()).on(tray_view(first, style, image_size=size))
+            base = pips.on(tray_view(first, style, image_size=size))
             empty = [shot(base.with_dice(()), jpeg, i)[0] for i in range(2)]
             shots = [shot(base.with_dice(tray_view(first + k, style, image_size=size).dice),
                           jpeg, k) for k in range(1, calibrate + rolls + 1)]
@@ -318,7 +318,7 @@ def calibrated(trays: int, calibrate: int, rolls: int, seed: int, styles: list[s
 
     print(f"{trays} trays a style from seed {seed}, each calibrated on 2 empty frames and "
           f"{calibrate} rolls, {rolls} other rolls read; {size[0]}x{size[1]}{_as_jpeg(jpeg)}"
-          f"{pips or ''}; right / refused / silently wrong\n")
+          f"{pips}; right / refused / silently wrong\n")
     _table(CALIBRATED, styles, read_back, shown=len(CALIBRATED))
     return 0
 

@@ -655,8 +655,7 @@ def build_calibration(
     die_color, pip_color = _dice_colours(shots, blobs, die_size, cv2)
     from dicetray.vision.detector import find_dice
 
-    finds = [find_dice(shot) if dice_seen else [] for shot, dice_seen in zip(shots, seen,
-                                                                          strict=True)]
+    finds = [find_dice(shot) for shot in shots]  # (for the layouts and the dice's size)
     layouts = _learn_layouts(shots, finds, seen, die_color, pip_color)
     if tray is None and background is not None:
         # the floor seen in the empty tray lies below the dice's top faces, which a
@@ -669,7 +668,7 @@ def build_calibration(
                     layouts=layouts))
     counts = [sum(b[2] for b in frame_blobs) for frame_blobs in blobs]
     report = _read_back(calibration, shots, counts, dice, reader)
-    read_sizes = _found_sizes(shots, finds, report.readings) if background is not None else []
+    read_sizes = _found_sizes(finds, report.readings) if background is not None else []
     if read_sizes:
         # the dice read cleanly measure themselves more exactly than a difference from the
         # empty tray, which pale dice on a pale floor or dark on dark blur
@@ -772,25 +771,16 @@ def _find_of(finds: Sequence[Any], die: Any) -> Any | None:
     return near
 
 
-def _found_sizes(shots: Sequence[np.ndarray], finds: Sequence[Sequence[Any]],
-                 readings: Sequence[Any]) -> list[float]:
+def _found_sizes(finds: Sequence[Sequence[Any]], readings: Sequence[Any]) -> list[float]:
     """The edges, as the dice detector measures them, of the dice read in the ``readings``
     (one a shot) answered ok: the yardstick the reader sizes dice by when no calibration
     gives their size (the median find), and that the layouts learnt are shares of. (The
     edge a face is shown with is its pips' spread, which measures a die only where its
     pips sit as common dice's do: on dice whose pips crowd towards the middle, at 0.19
     of the edge, it measured 0.7 of the die, and the tray then read them at one and a
-    half times their working scale.) Shots whose dice no find was kept for (none read
-    alone) are looked at again."""
-    from dicetray.vision.detector import find_dice
-
-    sizes = []
-    for shot, found, reading in zip(shots, finds, readings, strict=True):
-        if not reading.ok:
-            continue
-        found = found or find_dice(shot)
-        sizes += [near.size for die in reading.dice if (near := _find_of(found, die))]
-    return [float(s) for s in sizes]
+    half times their working scale.)"""
+    return [float(near.size) for found, reading in zip(finds, readings, strict=True)
+            if reading.ok for die in reading.dice if (near := _find_of(found, die))]
 
 
 def _pips_on(shot: np.ndarray, die: Any, edge: float, die_color: BGR,

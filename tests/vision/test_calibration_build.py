@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from dicetray.vision.calibration import Calibration, CameraSettings, build_calibration
+from dicetray.vision.detector import find_dice
 from dicetray.vision.errors import CalibrationError
 from dicetray.vision.reading import DieReading, Reading
 from dicetray.vision.render import FrameTruth, render
@@ -97,8 +98,16 @@ class TestBuild:
                               for k in range(2)), strict=True)
         calibration, report = build_calibration(empty, shots, reader=_fake_reader(truths))
         assert report.dice_found == (5, 5) and report.status == "ok"
-        # measured as the dice detector measures dice (a little inside their outline),
-        # not by the difference from the empty tray (a die's pips alone, there)
+        # measured as the dice detector measures the dice read (a little inside their
+        # outline), not by the difference from the empty tray (a die's pips alone, there)
+        found = []
+        for shot, truth in zip(shots, truths, strict=True):
+            finds = find_dice(shot)
+            for die in truth.dice:
+                near = min(finds, key=lambda c: np.hypot(c.x - die.x, c.y - die.y))
+                assert np.hypot(near.x - die.x, near.y - die.y) <= 0.5 * near.size
+                found.append(near.size)
+        assert calibration.die_size == pytest.approx(np.median(found), rel=0.01)
         true_size = np.median([d.size for t in truths for d in t.dice])
         assert 0.8 * true_size <= calibration.die_size <= 1.02 * true_size
 
