@@ -33,8 +33,8 @@ from dicetray.vision.pipscene import Scene, pips_around
 from dicetray.vision.reading import Reason
 from dicetray.vision.settings import ReaderSettings
 
-__all__ = ["alone", "could_be_kin", "cut_off_die", "cut_off_dim", "cut_off_kin", "look_alike",
-           "odd_one_out", "set_apart"]
+__all__ = ["alone", "could_be_kin", "cut_off_die", "cut_off_dim", "cut_off_kin", "cut_off_pip",
+           "look_alike", "odd_one_out", "set_apart"]
 
 _NONE = CLASSES.index("none")
 
@@ -120,6 +120,16 @@ def cut_off_die(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) ->
     return alone(img, cand, sc.st, _clean_bodies(img, dice, sc.st)) or _marked(img, cand, dice, sc)
 
 
+def cut_off_pip(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) -> bool:
+    """Whether a find the frame cuts (``cut_face``) shows a pip like the ``dice``'s
+    (:func:`_marked`), as :func:`cut_off_die` weighs it, but not by standing alone: the
+    evidence that outweighs whatever else a find centred beyond the frame's edge was left
+    out for (its sliver's colour and shape; a dark thing alone among white dice is not a
+    die by that)."""
+    h, w = img.shape[:2]
+    return cut(cand, (float(w), float(h)), sc.st.cut_face) and _marked(img, cand, dice, sc)
+
+
 def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: list[Candidate],
                 st: ReaderSettings) -> list[Candidate]:
     """Where a die lies that the frame cuts so far that the detector hardly sees it, or
@@ -158,10 +168,10 @@ def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: l
 def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, size: float,
                    st: ReaderSettings) -> list[tuple[float, float]]:
     """The middles (frame px) of the patches of the dice's colour that one of the frame's
-    edges cuts along at least ``blob_along`` of a die's edge (``size``) and at most its
-    diagonal, no deeper than that diagonal, and that end there as a die does (beside them
-    along the edge, half a die each way, the floor and not their colour). Looked for in
-    the strips along the frame's edges a die's diagonal deep, each shrunk to
+    edges cuts along at least ``blob_along`` of a die's edge (``size``) and at most
+    ``blob_outline`` of it, no deeper than its diagonal, and that end there as a die does
+    (beside them along the edge, half a die each way, the floor and not their colour).
+    Looked for in the strips along the frame's edges a die's diagonal deep, each shrunk to
     ``blob_side`` px a die: the pixels nearer one of the ``clean`` finds' body colours
     (``bodies``, one a row) than any of their floors (the ring :func:`alone` looks at),
     and more than ``kin_plain_gap`` from every floor.
@@ -236,9 +246,9 @@ def _patches(lab: np.ndarray, rings: np.ndarray, bodies: np.ndarray,
         if y0 != 0 or x0 == 0 or x0 + bw == cols or y0 + bh == rows:
             continue
         along = np.flatnonzero(labels[0] == i)
-        # as long as a third of a die and no longer than a die's diagonal: a die cut
-        # anywhere by a straight edge
-        if not st.blob_along * st.blob_side <= len(along) <= math.sqrt(2) * st.blob_side:
+        # as long as a third of a die and no longer than a die's outline (seen at a slant,
+        # its side faces show too): a die cut anywhere by a straight edge
+        if not st.blob_along * st.blob_side <= len(along) <= st.blob_outline * st.blob_side:
             continue
         # beside it along the edge, half a die each way, the floor and not its colour: it
         # ends as a die does (a larger thing of a colour between the dice's and the

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,6 +35,7 @@ from dicetray.vision.kinship import (
     cut_off_die,
     cut_off_dim,
     cut_off_kin,
+    cut_off_pip,
     look_alike,
     odd_one_out,
     set_apart,
@@ -98,10 +100,11 @@ class Opinion:
         it sees as a die smeared by motion is a moving die (:meth:`moving`), and so is a
         die the pips read on a smeared find it likeliest calls unreadable; a ``faint`` find
         like the dice read is shown in doubt (:meth:`_faint_kin`), and one the frame cuts
-        that shows a pip like theirs refuses the roll (:meth:`_cut_off_faint`), and so does
-        a ``dim`` one (under the faint finds), or any find left out centred beyond the
-        frame's edge, on a patch of the dice's colour the frame cuts
-        (:func:`~dicetray.vision.kinship.cut_off_dim`). ``early``
+        that shows a pip like theirs refuses the roll (:meth:`_cut_off`), as does any find
+        left out centred beyond the frame's edge that shows one, and a ``dim`` find (under
+        the faint finds), or any find left out centred beyond the frame's edge, on a patch
+        of the dice's colour the frame cuts (:func:`~dicetray.vision.kinship.cut_off_dim`).
+        ``early``
         holds its answers, read once, on the finds it was asked about before the pips
         were read (its first view, and the next ones where it read them ahead); ``why``
         gets why each find it leaves out is left out.
@@ -201,18 +204,22 @@ class Opinion:
             if d.found is not None:
                 why[d.found] = Why.UNLIKE
         # a faint find the frame cuts, alone or showing a pip like the dice's: a die half
-        # out of view
-        cut_off += self._cut_off_faint(faint, [*answered, *unread, *moving, *cut_off],
-                                       answered, why)
+        # out of view; and so, whatever it was left out for, a find centred beyond the
+        # frame's edge that shows a pip like the dice's: the rules that left it out weighed
+        # a sliver's colour, shape and face, some against the dice as the pips read them,
+        # before the classifier settled those in doubt (a die in doubt is none to compare
+        # a pip with)
+        beyond = [c for c in dict.fromkeys((*finds, *faint)) if cut(c, frame, 0.0)]
+        for looked, reasons, weigh in ((faint, why, cut_off_die), (beyond, {}, cut_off_pip)):
+            cut_off += self._cut_off(looked, [*answered, *unread, *moving, *cut_off], answered,
+                                     reasons, weigh)
         # fainter still, a die a third inside the frame or less: a strip of the dice's
-        # colour, with a dim find or none (the detector learnt whole dice); and
-        # so, whatever its score, a find left out that is centred beyond the frame's edge:
-        # more of it is outside than in, so its colour, shape and face (which the rules
-        # above weigh) are those of a sliver, and what it is shows only in the strip
+        # colour, with a dim find or none (the detector learnt whole dice); and so,
+        # whatever its score, a find left out that is centred beyond the frame's edge: what
+        # it is shows only in the strip
         shown_finds = [d.found for d in (*answered, *unread, *moving, *cut_off)
                        if d.found is not None]
-        beyond = [c for c in dict.fromkeys((*finds, *faint))
-                  if c not in shown_finds and cut(c, frame, 0.0)]
+        beyond = [c for c in beyond if c not in shown_finds]
         cut_off += [unread_at(sc, c, Reason.EDGE, CUT_NONE)
                     for c in cut_off_dim(img, [*(dim or []), *beyond], answered, shown_finds,
                                          st)]
@@ -291,20 +298,22 @@ class Opinion:
             seen[id(die)] = asked[id(die)]
         return shown_too
 
-    def _cut_off_faint(self, faint: list[Candidate], shown: list[Die], dice: list[Die],
-                       why: dict[Candidate, Why]) -> list[Die]:
-        """The ``faint`` finds the frame cuts that may be dice partly out of view, alone on
-        a plain floor or showing a pip like the ``dice``'s
-        (:func:`~dicetray.vision.kinship.cut_off_die`), away from every die ``shown``
-        (``streak``) and not left out already (in ``why``): each kept unread, refusing the
-        roll with no value shown (:data:`CUT_NONE`): a die half out of the frame, which
-        left out would leave the roll answered a die short."""
+    def _cut_off(self, faint: list[Candidate], shown: list[Die], dice: list[Die],
+                 why: dict[Candidate, Why],
+                 weigh: Callable[[np.ndarray, Candidate, list[Die], Scene], bool]
+                 ) -> list[Die]:
+        """The finds (``faint``) the frame cuts that may be dice partly out of view by
+        ``weigh`` (:func:`~dicetray.vision.kinship.cut_off_die`: alone on a plain floor
+        or showing a pip like the ``dice``'s), away from every die ``shown`` (``streak``)
+        and not left out already (in ``why``): each kept unread, refusing the roll with no
+        value shown (:data:`CUT_NONE`): a die half out of the frame, which left out would
+        leave the roll answered a die short."""
         placed = [d.found for d in shown if d.found is not None]
         out = []
         for c in faint:
             # (``near`` passes a find by itself: one shown already, in doubt, is shown)
             if (c in why or c in placed or near(c, placed, self.st.streak)
-                    or not cut_off_die(self.img, c, dice, self.sc)):
+                    or not weigh(self.img, c, dice, self.sc)):
                 continue
             out.append(unread_at(self.sc, c, Reason.EDGE, CUT_NONE))
             placed.append(c)

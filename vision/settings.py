@@ -402,9 +402,19 @@ class ReaderSettings:
     #: and more than :attr:`kin_plain_gap` from those) touching one of the frame's edges
     #: along at least this many edges (slivers of a tray's rim and of the table's grain,
     #: and a die's shadowed side, are shorter; the cut dice's patches on the tray views
-    #: run 0.4-1.3) and at most a die's diagonal, no deeper than that diagonal, ending
-    #: there as a die does ...
+    #: run 0.4-1.3) and at most :attr:`blob_outline` edges, no deeper than a top face's
+    #: diagonal, ending there as a die does ...
     blob_along: float = 0.3
+    #: ... (the most a die's outline runs along the edge, in the dice's median find
+    #: sizes: seen at a slant a die shows its side faces, and the detector sizes its top
+    #: face alone. A top face's diagonal, 1.41, was the bound before; nell-byler's
+    #: labelled boxes run 1.73 of their photo's median find along their longer side at the
+    #: median, 2.16 at the 95th percentile, 2.38 at the 99th; the tray views' outlines
+    #: (seeds 3000-3039) 1.43, and 1.77 at most. Set to nell-byler's 95th percentile: of
+    #: its photos cut to a third and answered a die short untold, 4 of 5 refused; held
+    #: out, 2 of 9 such tray views at seed 180000 and 1 of 9 at 190000; 1.8 did the same.
+    #: No photo or view read right whole is refused by it) ...
+    blob_outline: float = 2.2
     #: ... its middle within this many edges of the find's centre; or, where no find over
     #: :attr:`dim_find` is there, its middle within :attr:`cut_face` of the edge by itself
     #: (the detector may score nothing on a die a fifth inside the frame: of the tray

@@ -376,6 +376,10 @@ def test_a_faint_find_the_frame_cuts_nearer_the_dice_than_its_floor_refuses_the_
     ((235, 235, 235), "", 0.05, True),        # white as the dice, ending as a die does
     ((235, 235, 235), "sheet", 0.05, False),  # a white sheet on past the frame's corner
     ((235, 235, 235), "long", 0.05, False),   # a white strip three dice long
+    # white, 1.8 dice along the edge: a die seen at a slant, its side faces beside its
+    # top face (the detector sizes the top face alone; before, only a top face's
+    # diagonal, 1.41, was a die's)
+    ((235, 235, 235), "slant", 0.05, True),
     ((190, 190, 190), "", 0.05, True),        # light grey: nearer the white dice than the felt
     ((190, 190, 190), "greys", 0.05, False),  # ... in a grey thing running on along the edge
     ((40, 40, 40), "", 0.05, False),          # dark among white dice: a thing on the table
@@ -391,10 +395,13 @@ def test_a_dim_find_on_a_strip_of_the_dice_colour_the_frame_cuts_refuses_the_rol
     # shown or left out: the detector scores hundreds of such spots in a photo. A patch
     # longer than a die's diagonal, or one beside which the edge runs on in a colour
     # nearer its own than the felt's (a larger thing, split by its shading or the frame's
-    # noise into pieces of the dice's colour and not), is no die cut by the edge
+    # noise into pieces of the dice's colour and not), is no die cut by the edge; a die
+    # seen at a slant shows its side faces too, longer than a top face's diagonal
     img = dice_and_a_half(strip, None, "sheet" if beside == "sheet" else "")
     if beside == "long":
         cv2.rectangle(img, (150, 218), (310, 239), strip, -1)
+    elif beside == "slant":
+        cv2.rectangle(img, (195, 218), (285, 239), strip, -1)
     elif beside == "greys":  # 69 from the white dice, 52 from the felt
         img[218:, 150:215] = img[218:, 266:310] = (160, 160, 160)
     dim = Candidate(240.0, 245.0, 50.0, score, "flat")
