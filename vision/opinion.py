@@ -101,13 +101,13 @@ class Opinion:
         die the pips read on a smeared find it likeliest calls unreadable; a ``faint`` find
         like the dice read is shown in doubt (:meth:`_faint_kin`), and one the frame cuts
         that shows a pip like theirs refuses the roll (:meth:`_cut_off`), as does any find
-        left out centred beyond the frame's edge that shows one, and a ``dim`` find (under
-        the faint finds), or any find left out centred beyond the frame's edge, on a patch
-        of the dice's colour the frame cuts (:func:`~dicetray.vision.kinship.cut_off_dim`).
-        ``early``
-        holds its answers, read once, on the finds it was asked about before the pips
-        were read (its first view, and the next ones where it read them ahead); ``why``
-        gets why each find it leaves out is left out.
+        left out that is centred beyond the frame's edge and shows one; so does a ``dim``
+        find (under the faint finds), or any find left out centred beyond the frame's
+        edge, on a patch of the dice's colour the frame cuts
+        (:func:`~dicetray.vision.kinship.cut_off_dim`). ``early`` holds its answers, read
+        once, on the finds it was asked about before the pips were read (its first view,
+        and the next ones where it read them ahead); ``why`` gets why each find it leaves
+        out is left out.
         Returns (dice, unread, left out): the last, each find no die stands for, with the
         classifier's probabilities (see :func:`guesses`)."""
         img, sc, st = self.img, self.sc, self.st
@@ -298,19 +298,19 @@ class Opinion:
             seen[id(die)] = asked[id(die)]
         return shown_too
 
-    def _cut_off(self, faint: list[Candidate], shown: list[Die], dice: list[Die],
+    def _cut_off(self, looked: list[Candidate], shown: list[Die], dice: list[Die],
                  why: dict[Candidate, Why],
                  weigh: Callable[[np.ndarray, Candidate, list[Die], Scene], bool]
                  ) -> list[Die]:
-        """The finds (``faint``) the frame cuts that may be dice partly out of view by
-        ``weigh`` (:func:`~dicetray.vision.kinship.cut_off_die`: alone on a plain floor
-        or showing a pip like the ``dice``'s), away from every die ``shown`` (``streak``)
-        and not left out already (in ``why``): each kept unread, refusing the roll with no
-        value shown (:data:`CUT_NONE`): a die half out of the frame, which left out would
-        leave the roll answered a die short."""
+        """The finds ``looked`` at that the frame cuts and that may be dice partly out of
+        view by ``weigh`` (:func:`~dicetray.vision.kinship.cut_off_die`: alone on a plain
+        floor or showing a pip like the ``dice``'s), away from every die ``shown``
+        (``streak``) and not left out already (in ``why``): each kept unread, refusing the
+        roll with no value shown (:data:`CUT_NONE`): a die half out of the frame, which
+        left out would leave the roll answered a die short."""
         placed = [d.found for d in shown if d.found is not None]
         out = []
-        for c in faint:
+        for c in looked:
             # (``near`` passes a find by itself: one shown already, in doubt, is shown)
             if (c in why or c in placed or near(c, placed, self.st.streak)
                     or not weigh(self.img, c, dice, self.sc)):
