@@ -33,8 +33,8 @@ from dicetray.vision.pipscene import Scene, pips_around
 from dicetray.vision.reading import Reason
 from dicetray.vision.settings import ReaderSettings
 
-__all__ = ["alone", "could_be_kin", "cut_off_die", "cut_off_dim", "cut_off_kin", "cut_off_pip",
-           "look_alike", "odd_one_out", "set_apart"]
+__all__ = ["alone", "could_be_kin", "cut_off_die", "cut_off_dim", "cut_off_kin", "look_alike",
+           "odd_one_out", "set_apart"]
 
 _NONE = CLASSES.index("none")
 
@@ -108,26 +108,21 @@ def cut_off_kin(img: np.ndarray, cand: Candidate, dice: list[Die],
     return colour_gap(body(img, cand, st.middle), bodies) <= st.look_alike
 
 
-def cut_off_die(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) -> bool:
+def cut_off_die(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene, *,
+                plain_floor: bool = True) -> bool:
     """Whether a find the frame cuts (``cut_face``) may be a die partly out of view: it
     stands alone on a plain floor (:func:`alone`, weighed against the colours of the dice
-    read cleanly), or it shows a pip like the dice's (:func:`_marked`). A die half out of
-    the frame or more is found only faintly, or found with no face read, and left out it
-    would leave the roll answered a die short."""
+    read cleanly; only with ``plain_floor``), or it shows a pip like the dice's
+    (:func:`_marked`). A die half out of the frame or more is found only faintly, or found
+    with no face read, and left out it would leave the roll answered a die short. A pip
+    like the dice's outweighs whatever else a find centred beyond the frame's edge was
+    left out for (its sliver's colour and shape); standing alone does not (a dark thing
+    alone among white dice is set apart by its colour)."""
     h, w = img.shape[:2]
     if not cut(cand, (float(w), float(h)), sc.st.cut_face):
         return False
-    return alone(img, cand, sc.st, _clean_bodies(img, dice, sc.st)) or _marked(img, cand, dice, sc)
-
-
-def cut_off_pip(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) -> bool:
-    """Whether a find the frame cuts (``cut_face``) shows a pip like the ``dice``'s
-    (:func:`_marked`), as :func:`cut_off_die` weighs it, but not by standing alone: the
-    evidence that outweighs whatever else a find centred beyond the frame's edge was left
-    out for (its sliver's colour and shape; a dark thing alone among white dice is not a
-    die by that)."""
-    h, w = img.shape[:2]
-    return cut(cand, (float(w), float(h)), sc.st.cut_face) and _marked(img, cand, dice, sc)
+    return ((plain_floor and alone(img, cand, sc.st, _clean_bodies(img, dice, sc.st)))
+            or _marked(img, cand, dice, sc))
 
 
 def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: list[Candidate],

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,7 +34,6 @@ from dicetray.vision.kinship import (
     cut_off_die,
     cut_off_dim,
     cut_off_kin,
-    cut_off_pip,
     look_alike,
     odd_one_out,
     set_apart,
@@ -209,10 +207,13 @@ class Opinion:
         # a sliver's colour, shape and face, some against the dice as the pips read them,
         # before the classifier settled those in doubt (a die in doubt is none to compare
         # a pip with)
+        cut_off += self._cut_off(faint, [*answered, *unread, *moving, *cut_off], answered,
+                                 why)
+        weighed = {c for c in faint if c not in why}  # (just now, against the same dice)
         beyond = [c for c in dict.fromkeys((*finds, *faint)) if cut(c, frame, 0.0)]
-        for looked, reasons, weigh in ((faint, why, cut_off_die), (beyond, {}, cut_off_pip)):
-            cut_off += self._cut_off(looked, [*answered, *unread, *moving, *cut_off], answered,
-                                     reasons, weigh)
+        cut_off += self._cut_off([c for c in beyond if c not in weighed],
+                                 [*answered, *unread, *moving, *cut_off], answered, {},
+                                 plain_floor=False)
         # fainter still, a die a third inside the frame or less: a strip of the dice's
         # colour, with a dim find or none (the detector learnt whole dice); and so,
         # whatever its score, a find left out that is centred beyond the frame's edge: what
@@ -299,21 +300,19 @@ class Opinion:
         return shown_too
 
     def _cut_off(self, looked: list[Candidate], shown: list[Die], dice: list[Die],
-                 why: dict[Candidate, Why],
-                 weigh: Callable[[np.ndarray, Candidate, list[Die], Scene], bool]
-                 ) -> list[Die]:
+                 why: dict[Candidate, Why], *, plain_floor: bool = True) -> list[Die]:
         """The finds ``looked`` at that the frame cuts and that may be dice partly out of
-        view by ``weigh`` (:func:`~dicetray.vision.kinship.cut_off_die`: alone on a plain
-        floor or showing a pip like the ``dice``'s), away from every die ``shown``
-        (``streak``) and not left out already (in ``why``): each kept unread, refusing the
-        roll with no value shown (:data:`CUT_NONE`): a die half out of the frame, which
-        left out would leave the roll answered a die short."""
+        view, alone on a plain floor (only with ``plain_floor``) or showing a pip like the
+        ``dice``'s (:func:`~dicetray.vision.kinship.cut_off_die`), away from every die
+        ``shown`` (``streak``) and not left out already (in ``why``): each kept unread,
+        refusing the roll with no value shown (:data:`CUT_NONE`): a die half out of the
+        frame, which left out would leave the roll answered a die short."""
         placed = [d.found for d in shown if d.found is not None]
         out = []
         for c in looked:
             # (``near`` passes a find by itself: one shown already, in doubt, is shown)
             if (c in why or c in placed or near(c, placed, self.st.streak)
-                    or not weigh(self.img, c, dice, self.sc)):
+                    or not cut_off_die(self.img, c, dice, self.sc, plain_floor=plain_floor)):
                 continue
             out.append(unread_at(self.sc, c, Reason.EDGE, CUT_NONE))
             placed.append(c)
