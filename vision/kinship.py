@@ -191,32 +191,48 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, 
     deep = math.ceil(math.sqrt(2) * st.blob_side) + 1
     out = []
     for edge in range(4):  # the strips along the top, bottom, left and right, edge first
-        strip, to_frame = _strip(img, edge, max(1, math.ceil(deep / k)))
-        length, depth = strip.shape[1], strip.shape[0]
-        small = cv2.resize(np.ascontiguousarray(strip),
-                           (max(1, round(length * k)), max(1, round(depth * k))),
-                           interpolation=cv2.INTER_AREA)
+        small, to_frame = _strip(img, edge, max(1, math.ceil(deep / k)), k)
         for x, y in _patches(cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32),
                              rings, bodies, st):
-            out.append(to_frame((x + 0.5) * length / small.shape[1] - 0.5,
-                                (y + 0.5) * depth / small.shape[0] - 0.5))
+            out.append(to_frame(x, y))
     return sorted(out)
 
 
-def _strip(img: np.ndarray, edge: int, depth: int
+def _strip(img: np.ndarray, edge: int, depth: int, k: float
            ) -> tuple[np.ndarray, Callable[[float, float], tuple[float, float]]]:
     """The strip of ``img`` ``depth`` px deep along its top, bottom, left or right edge
-    (``edge`` 0-3), turned so that the edge is its first row and running left to right
-    or top to bottom; and the mapping of a point (along, into) in it back to the frame."""
+    (``edge`` 0-3), shrunk by ``k`` (``INTER_AREA``) and turned so that the edge is its
+    first row, running left to right or top to bottom; and the mapping of a point (along,
+    into; px of the shrunk strip) in it back to the frame. The strip is shrunk where it
+    lies and turned after: area shrinking commutes with turning, so this is the turned
+    strip shrunk to the bit, without copying the strips along the sides to turn them.
+
+    >>> img = np.zeros((40, 60, 3), np.uint8); img[30:, 50:] = 200
+    >>> small, to_frame = _strip(img, 3, 10, 0.5)  # the right edge, 10 px deep: 5 shrunk
+    >>> small.shape, to_frame(17.5, 0.5), int(small[0, 17, 0]), int(small[0, 0, 0])
+    ((5, 20, 3), (57.5, 35.5), 200, 0)
+    """
     h, w = img.shape[:2]
     d = min(depth, h if edge < 2 else w)
-    if edge == 0:
-        return img[:d], lambda a, i: (a, i)
+    part = (img[:d], img[h - d:], img[:, :d], img[:, w - d:])[edge]
+    rows, cols = part.shape[:2]
+    small = cv2.resize(part, (max(1, round(cols * k)), max(1, round(rows * k))),
+                       interpolation=cv2.INTER_AREA)
     if edge == 1:
-        return img[h - d:][::-1], lambda a, i: (a, h - 1 - i)
-    if edge == 2:
-        return img[:, :d].transpose(1, 0, 2), lambda a, i: (i, a)
-    return img[:, w - d:][:, ::-1].transpose(1, 0, 2), lambda a, i: (w - 1 - i, a)
+        small = small[::-1]
+    elif edge == 2:
+        small = small.transpose(1, 0, 2)
+    elif edge == 3:
+        small = small[:, ::-1].transpose(1, 0, 2)
+    # each shrunk px stands for the frame's px about its middle
+    along, into = (cols, rows) if edge < 2 else (rows, cols)
+    sa, si = along / small.shape[1], into / small.shape[0]
+
+    def to_frame(a: float, i: float) -> tuple[float, float]:
+        a, i = (a + 0.5) * sa - 0.5, (i + 0.5) * si - 0.5
+        return ((a, i), (a, h - 1 - i), (i, a), (w - 1 - i, a))[edge]
+
+    return np.ascontiguousarray(small), to_frame
 
 
 def _patches(lab: np.ndarray, rings: np.ndarray, bodies: np.ndarray,

@@ -217,3 +217,26 @@ class TestScale:
     ])
     def test_side_for(self, size: float, long_side: int, side: int) -> None:
         assert side_for(size, long_side) == side
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1277, 955), (480, 640)])
+def test_the_network_input_is_the_frame_scaled_to_minus_one_to_one_and_padded(
+        size: tuple[int, int]) -> None:
+    # the network learnt frames as planes of float32 values x / 127.5 - 1, scaled to a long
+    # side of INPUT_SIDE and padded by repeating the last row and column to a multiple of 8
+    # (it halves three times): the input must be that to the bit, as the reader's answers
+    # hang on the detector's exact numbers
+    w, h = size
+    rng = np.random.default_rng(w)
+    frame = cv2.GaussianBlur(rng.integers(0, 256, (h, w, 3), dtype=np.uint8), (0, 0), 2)
+    blob = detector.network_input(frame)
+    s = INPUT_SIDE / max(w, h)
+    sw, sh = round(w * s), round(h * s)
+    assert blob.shape == (1, 3, -(-sh // 8) * 8, -(-sw // 8) * 8) and blob.dtype == np.float32
+    small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA)
+    inner = blob[0, :, :sh, :sw]
+    want = small.transpose(2, 0, 1).astype(np.float32) / np.float32(127.5) - np.float32(1.0)
+    assert np.array_equal(inner, want)
+    assert np.array_equal(blob[0, :, sh:, :sw], np.repeat(inner[:, -1:], blob.shape[2] - sh, 1))
+    assert np.array_equal(blob[0, :, :, sw:],
+                          np.repeat(blob[0, :, :, sw - 1:sw], blob.shape[3] - sw, 2))

@@ -446,6 +446,37 @@ def test_a_patch_of_the_dice_colour_the_frame_cuts_refuses_the_roll_where_the_de
         assert roll.ok and not roll.left_out, roll
 
 
+def turned(x: float, y: float, size: tuple[int, int], k: int) -> tuple[float, float]:
+    """Where the point (``x``, ``y``) of a frame of ``size`` (w, h) lies once the frame is
+    turned ``k`` quarters anticlockwise (``np.rot90``)."""
+    w, h = size
+    for _ in range(k % 4):
+        x, y, w, h = y, w - 1 - x, h, w
+    return x, y
+
+
+@pytest.mark.parametrize("quarters", [1, 2, 3])
+def test_a_patch_of_the_dice_colour_is_weighed_alike_at_every_edge_of_the_frame(
+        quarters: int) -> None:
+    # the die's sliver of the test above, the frame turned so that the top, the right or
+    # the left edge cuts it: the roll is refused for it all the same, at its middle (the
+    # strips along the frame's four edges are each shrunk and turned to be looked at
+    # alike; shrinking a strip where it lies and turning it after is the same to the bit)
+    img = dice_and_a_blank((90, 120, 90))
+    cv2.rectangle(img, (215, 218), (265, 239), (235, 235, 235), -1)
+    size = (img.shape[1], img.shape[0])
+    dice = [Candidate(*turned(c.x, c.y, size, quarters), c.size, c.score, c.kind)
+            for c in FOURS]
+    roll = read(np.ascontiguousarray(np.rot90(img, quarters)), detector=Finds(*dice),
+                classifier=Says(4))
+    assert roll.values == (4, 4), roll
+    assert not roll.ok and roll.kind == Reason.EDGE and "may be a die" in roll.reason, roll
+    at = re.search(r"at \((-?\d+), (-?\d+)\)", roll.reason)
+    assert at is not None, roll.reason
+    x, y = turned(240, 229, size, quarters)
+    assert math.hypot(int(at[1]) - x, int(at[2]) - y) <= 4, roll.reason
+
+
 def test_a_dim_find_on_a_patch_deeper_than_a_die_the_frame_cuts_is_no_die() -> None:
     # a white thing a die wide running 1.5 dice into the frame from its edge (deeper
     # than a die's diagonal, which is as deep as a die the edge cuts can show) with a
