@@ -23,6 +23,7 @@ import pytest
         "benchmarks.advisor",
         "benchmarks.calibration",
         "benchmarks.tray_view",
+        "benchmarks.thresholds",
     ],
 )
 def test_docstring_examples(name: str) -> None:
