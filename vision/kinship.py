@@ -150,7 +150,7 @@ def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: l
     patches = _dice_coloured(img, clean, _clean_bodies(img, dice, st), size, st)
     out: list[Candidate] = []
     for c in sorted(loose, key=lambda c: -c.score):
-        if (any(math.hypot(c.x - x, c.y - y) <= st.blob_reach * size for x, y in patches)
+        if (any(math.hypot(c.x - x, c.y - y) <= st.patch * size for x, y in patches)
                 and not near(c, out, st.streak)):
             out.append(c)
     for x, y in patches:

@@ -195,7 +195,7 @@ def side_faces(sc: Scene, dice: list[Die]) -> None:
             continue
         beside = median(p.elong[near])
         own = p.elong[die.pips]
-        if beside < median(own) - st.side_doubt_elong:
+        if beside < median(own) - st.side_split_elong:
             doubt(die, Doubt.SIDE_FACE)
         elif (len(die.pips) == 2 and own.max() - own.min() >= st.side_split_elong
               and own.max() - own.min() >= beside - own.max()):

@@ -89,12 +89,6 @@ def doubt(die: Die, why: Doubt) -> None:
         die.problem, die.doubt = Reason.AMBIGUOUS, why
 
 
-def _pip_size(sc: Scene, found: list[Die]) -> float | None:
-    """The median pip diameter over dice read from two or more pips, or None."""
-    d = [sc.pips.d[die.pips] for die in found if len(die.pips) >= 2]
-    return median(np.concatenate(d)) if d else None
-
-
 def analyse(img: np.ndarray, die_size: float | None, candidates: list[Candidate],
             st: ReaderSettings = DEFAULT_SETTINGS,
             layouts: FaceLayouts | None = None) -> tuple[Scene, list[Die]]:
@@ -112,26 +106,13 @@ def analyse(img: np.ndarray, die_size: float | None, candidates: list[Candidate]
         sc.die_size = edge * s if edge else None
         return sc
 
-    if die_size:
-        s = min(st.max_upscale, st.work_pip / (st.pip_per_edge * die_size))
-        sc = at(s, windows_around(candidates, s, img.shape, st) if candidates else None)
-        return sc, faces(sc)
-    tried: list[tuple[Scene, list[Die]]] = []
-    for side in (st.coarse_side, st.fine_side):
-        s = min(1.0, side / max(h, w))
-        if tried and abs(s - tried[-1][0].scale) < 1e-6:
-            break
-        sc = at(s)
-        tried.append((sc, faces(sc)))
-    # the scale at which most faces show two or more pips is the one that resolves them
-    sc, found = max(tried, key=lambda t: sum(len(d.pips) >= 2 for d in t[1]))
-    d = _pip_size(sc, found)
-    if d is None:
-        return sc, found
-    better = min(1.0, sc.scale * st.work_pip / d)
-    if abs(better / sc.scale - 1.0) < st.rescale:
-        return sc, found
-    sc = at(better)
+    if not die_size and candidates:  # none found flat: as large as the leaning ones
+        die_size = median(np.array([c.size for c in candidates]))
+    if not die_size:  # nothing found: no face is read (a face is read on a find only),
+        # and the whole frame is looked at small, for a smear over it (verdict)
+        return at(min(1.0, st.coarse_side / max(h, w))), []
+    s = min(st.max_upscale, st.work_pip / (st.pip_per_edge * die_size))
+    sc = at(s, windows_around(candidates, s, img.shape, st))
     return sc, faces(sc)
 
 
@@ -155,7 +136,7 @@ def _single_ok(sc: Scene, i: int, a: float) -> tuple[bool, np.ndarray, np.ndarra
     dist_out = np.sqrt(((col_out - sc.face[i]) ** 2).sum(axis=1))
     # evenly face-coloured around the pip, and somewhere beyond the corners it ends
     inside = face_tolerance(float(p.peak[i]), st)
-    ends = max(st.face_ends_colour, st.face_ends_share * float(p.peak[i]))
+    ends = st.face_ends_colour
     is_face = bool((dist_in <= inside).all() and (dist_out > ends).sum() >= st.face_ends_points)
     return is_face, contrast, dist_out
 
@@ -221,7 +202,8 @@ def faces(sc: Scene) -> list[Die]:
     singles = _centre_pips(sc, found, singles, accept)
     # the spacing of the dice found tells how far from a lone pip its face reaches
     ratios = [die.offset / median(p.d[die.pips]) for die in found]
-    a_per_d = median(ratios) if ratios else st.offset_per_pip_usual
+    # (none read: standard dice's, a corner pip half_edge from the edge's middle)
+    a_per_d = median(ratios) if ratios else 1 / (2 * st.half_edge * st.pip_per_edge)
     ref_d = median(np.concatenate([p.d[die.pips] for die in found])) if found else None
     found = _without_side_faces(sc, found)
     for i in singles:
@@ -234,7 +216,7 @@ def faces(sc: Scene) -> list[Die]:
             continue
         fit = LayoutFit(1, np.array([p.x[i], p.y[i]]), np.eye(2) * a, 0.0)
         die = Die(1, fit, a, [i], bool(p.dark[i]), 1.0)
-        if contrast.max() > st.lone_spot * p.peak[i]:
+        if contrast.max() > st.spot_on * p.peak[i]:
             doubt(die, Doubt.LONE_PIP)
         found.append(die)
     return found

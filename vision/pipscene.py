@@ -133,7 +133,7 @@ def face_pips(work: np.ndarray, kernel: int, st: ReaderSettings, closer: bool = 
         return pips, np.zeros((0, 3), np.float32), maps
     radius = pips.d / 2 + np.maximum(st.ring_gap_px, st.ring_gap * pips.d)
     rx, ry = _ring(pips, radius)
-    need = st.ring_contrast * pips.peak[:, None]
+    need = st.spot_off * pips.peak[:, None]
     at_pip, on_ring = pixels(work.shape, pips.x, pips.y), pixels(work.shape, rx, ry)
     # every channel's samples at once, sorted as whole numbers (in the same order as
     # floats): pips x channels at the pips, pips x ring points x channels on the rings
@@ -273,8 +273,10 @@ def scene(img: np.ndarray, s: float, wins: list[Window] | None = None,
 
 
 def face_tolerance(peak: np.ndarray | float, st: ReaderSettings) -> np.ndarray | float:
-    """Most colour distance between two parts of one face, for pips of contrast ``peak``."""
-    return np.maximum(st.face_colour, st.face_colour_share * peak)
+    """Most colour distance between two parts of one face, for pips of contrast ``peak``:
+    a difference fainter than :attr:`~dicetray.vision.settings.ReaderSettings.spot_off` of
+    it (or than ``face_colour``) is the face's own shading."""
+    return np.maximum(st.face_colour, st.spot_off * peak)
 
 
 def links(sc: Scene) -> list[list[int]]:

@@ -38,18 +38,19 @@ class ReaderSettings:
     #: Pip diameter aimed for in the working image, px (the pip filters' kernels are
     #: sized for it).
     work_pip: float = 6.0
-    #: Long side of the coarse image used to find the scale when nothing else tells it.
+    #: Long side of the image a frame is looked at in where the detector found nothing:
+    #: no face is read (a face is read on a find only), and a smear over the whole frame
+    #: tells a frame blurred by motion from an empty one. (Once the scale was chosen from
+    #: the pips found at this side and at 640, and set again from them: a face read there
+    #: lay on no find and was dropped, and with every find leaning or smeared the scale
+    #: is now set from their median size; over the shared sets, the cut photos and tray
+    #: views and 400 hard frames, no outcome changed.)
     coarse_side: int = 320
-    #: Long side of the working image when the coarse pass finds no usable pips.
-    fine_side: int = 640
     #: Largest enlargement of the frame, so the pips of small dice are wide enough to read.
     max_upscale: float = 2.0
     #: A pip's diameter as a share of the die's edge (standard dice: 0.15-0.2), to set the
-    #: scale from a die size.
+    #: scale from a die size, and a lone pip's face's from its pip's.
     pip_per_edge: float = 0.17
-    #: The scale is set again from the pips found when they are off :attr:`work_pip` by
-    #: more than this share (less changes nothing a pip filter sees).
-    rescale: float = 0.25
     #: Pip filter kernel, in working pip diameters (a pip and the face ring around it).
     kernel: float = 2.2
     #: The pip contrast maps are widened by this many pip diameters (0.35 each side), so
@@ -81,40 +82,32 @@ class ReaderSettings:
     ring_gap_px: float = 1.5
     #: ... or this share of its diameter, whichever is larger.
     ring_gap: float = 0.2
-    #: Least contrast, as a share of the pip's own, between a pip and the ring around it.
-    ring_contrast: float = 0.3
     #: Ring samples that may fail (a neighbouring pip must not veto a pip).
     ring_spoilers: int = 2
     #: Largest pip-to-pip distance on one face, in pip diameters.
     max_link: float = 7.0
     #: Largest ratio of two pips' diameters on one face.
     pip_ratio: float = 1.7
-    #: Most colour distance (8-bit BGR) between two parts of one face ...
-    face_colour: float = 30.0
-    #: ... or this share of the pips' contrast, whichever is larger.
-    face_colour_share: float = 0.3
     #: Where the face around a lone pip is sampled for its colour, in pip offsets: between
     #: the pip and the grid's edge spots.
     lone_face: float = 0.9
     #: Where the face of a lone pip is seen to end: beyond its corners, in pip offsets ...
     face_ends: float = 2.8
-    #: ... colour this far (8-bit) from the face at least ...
+    #: ... colour this far (8-bit) from the face at least (once also: or 0.12 of the
+    #: pip's contrast, whichever larger; without it, no outcome changed on the shared sets,
+    #: the cut photos and tray views or 400 hard frames) ...
     face_ends_colour: float = 20.0
-    #: ... or this share of the pip's contrast ...
-    face_ends_share: float = 0.12
     #: ... at this many of the sixteen points around it at least.
     face_ends_points: int = 3
-    #: A lone pip read as a 1 is in doubt where its face's blank grid spots show this share
-    #: of its contrast.
-    lone_spot: float = 0.45
     #: A group of pips makes a face when its pip offset is within this many pip diameters ...
     offset_per_pip: tuple[float, float] = (0.75, 3.6)
     #: ... and its grid's aspect (the layout fit's skew) is at most this.
     max_skew: float = 2.2
-    #: Pip offset per pip diameter of a lone pip's face when no face of two or more pips
-    #: was read in the frame (standard dice).
-    offset_per_pip_usual: float = 1.9
-    #: With no such face, a lone pip's diameter over the diameter its face's offset is
+    #: With no face of two or more pips read in the frame (the offset of a lone pip's face
+    #: per pip diameter then reckoned from standard dice, :attr:`pip_per_edge` and
+    #: :attr:`half_edge`: 1.78, where it was once a setting of its own, 1.9; at 1.78 no
+    #: outcome changed on the shared sets, the cut photos and tray views or 400 hard
+    #: frames), a lone pip's diameter over the diameter its face's offset is
     #: reckoned from (found alone, a pip comes out larger than a face's pips).
     lone_pip_larger: float = 1.3
     #: Most elongation of a lone pip read as a 1 (a side face's pip is foreshortened).
@@ -128,15 +121,14 @@ class ReaderSettings:
     #: on matteop65's Train half the two pips of 172 real 2s answered right differ by 0.07
     #: at the median, 0.26 at the 95th percentile). There it put 19 of the 24 1s the pips
     #: read as 2s in doubt (2 answered wrong before) and 3 real 2s, which the classifier
-    #: settled.
+    #: settled. A face is put in doubt, too, where the pips within :attr:`reach` beside it
+    #: are this much rounder than its own (once 0.1 for that: at 0.2, one matteop65 photo
+    #: more read right, no outcome else changed on the shared sets, the cut photos and
+    #: tray views or 400 hard frames).
     side_split_elong: float = 0.2
     #: A face is dropped where the pips within :attr:`reach` beside it are this much
     #: rounder than its own (the die's top face beside a side face).
     side_drop_elong: float = 0.3
-    #: A face is put in doubt where the pips within :attr:`reach` beside it are this much
-    #: rounder than its own (at a reach of 1.2 instead, no answer on the shared sets or the
-    #: rendered frames changed right, refused or wrong).
-    side_doubt_elong: float = 0.1
     #: A find's middle: within this share of its edge of its centre. A face whose centre
     #: lies there is that find's die; the colour there is the die's body colour (its pips
     #: too few to sway it), and is compared there with the empty tray.
@@ -145,7 +137,9 @@ class ReaderSettings:
     find_reach: float = 1.1
     #: Half-side of a find's patch, in edges: the die and a margin, as the classifier's
     #: crop (:data:`dicetray.vision.classifier.SPAN`); pips are looked for closer there,
-    #: and its gradients' roundness tells a die from a cable or a label.
+    #: and its gradients' roundness tells a die from a cable or a label. A dim find whose
+    #: patch holds the middle of a patch of the dice's colour the frame's edge cuts stands
+    #: for it (:func:`~dicetray.vision.kinship.cut_off_dim`).
     patch: float = 0.75
     #: Most pips near a find whose subsets are tried when its nearest pips make no face.
     subset_pips: int = 7
@@ -174,10 +168,20 @@ class ReaderSettings:
     centred: float = 0.4
 
     # --- the face checked on its grid -------------------------------------------------
-    #: A grid spot holds a pip at this share of the die's pip contrast ...
+    #: A grid spot holds a pip at this share of the die's pip contrast (and a lone pip read
+    #: as a 1 is in doubt where a blank spot of its face shows as much: once 0.45 of its
+    #: own contrast for that, which changed no reading) ...
     spot_on: float = 0.5
-    #: ... and below this it is blank face; in between it is unclear.
+    #: ... and below this it is blank face; in between it is unclear. A mark fainter than
+    #: this share of a pip's contrast is the face's own shading: a pip stands out of the
+    #: ring around it by this much at least, and two parts of one face differ by this much
+    #: at most, or by :attr:`face_colour` (each once a setting of its own, of the same 0.3).
     spot_off: float = 0.3
+    #: Most colour distance (8-bit BGR) between two parts of one face where the pips'
+    #: contrast is low. (Without it, the share above alone, 3 more of 400 hard frames read
+    #: right at seed 2026 and 4 at seed 7, but one of seed 7's, a die hidden under another,
+    #: was answered a die short where it was refused.)
+    face_colour: float = 30.0
     #: Nearest a grid spot may lie to a pip found on its face, in pip diameters, for its
     #: contrast to be read on the widened maps: nearer, the widening alone makes the spot
     #: read as the pip. Measured on sketched dice: a 6's middle spots with its columns at
@@ -227,6 +231,16 @@ class ReaderSettings:
     #: more silent errors (0.6: one more; at 0.6 a die leaning on another, hidden from the
     #: detector, is read as a flat 1).
     fairly_sure: float = 0.7
+    #: Of "unreadable" from which a find with no pips is a die with no readable face,
+    #: however unsure the detector (a die smeared past its pips scores low). Keys and
+    #: clips look unreadable too, less surely: on the shared photos read right, no find
+    #: left out bare reaches 0.75 (at most 0.73: a cable's ferrite bead, 178 from the
+    #: dice's colour), where 4 of the 400 hard rendered frames' dice smeared past their
+    #: pips and matteop65's ``six_44`` reach 0.83-0.98 (before, such a find was kept only
+    #: from ``sure_find``). At :attr:`net_sure` (0.8) no outcome changed, but a sketched
+    #: tray's clip, unsure whether it shows a face, was shown left out as bare instead of
+    #: unlike the dice: a worse reason.
+    bare_unreadable: float = 0.75
     #: Of "no die" from which a find is dropped whatever its pips read: a key and its
     #: letter, a plug, a coin (on the real photos no die reaches 0.45).
     no_die: float = 0.6
@@ -247,14 +261,6 @@ class ReaderSettings:
     #: Of another value, from which it counts also when its likeliest answer is "no die"
     #: or "no readable face" (a side face's pip read in with a 1's, say).
     other_value: float = 0.3
-    #: Of "unreadable" from which a find with no pips is a die with no readable face,
-    #: however unsure the detector (a die smeared past its pips scores low). Keys and
-    #: clips look unreadable too, less surely: on the shared photos read right, no find
-    #: left out bare reaches 0.75 (at most 0.73: a cable's ferrite bead, 178 from the
-    #: dice's colour), where 4 of the 400 hard rendered frames' dice smeared past their
-    #: pips and matteop65's ``six_44`` reach 0.83-0.98 (before, such a find was kept only
-    #: from ``sure_find``).
-    bare_unreadable: float = 0.75
     #: Of a value from which a faint bare find is a die, shown with that value in an unsure
     #: answer (below it, such finds are mostly keys and clips).
     bare_guess: float = 0.6
@@ -413,16 +419,15 @@ class ReaderSettings:
     #: (seeds 3000-3039) 1.43, and 1.77 at most. Set to nell-byler's 95th percentile: of
     #: its photos cut to a third and answered a die short untold, 4 of 5 refused; held
     #: out, 2 of 9 such tray views at seed 180000 and 1 of 9 at 190000; 1.8 did the same.
-    #: No photo or view read right whole is refused by it) ...
-    blob_outline: float = 2.2
-    #: ... its middle within this many edges of the find's centre; or, where no find over
+    #: No photo or view read right whole is refused by it); its middle within the
+    #: :attr:`patch` of a find (once a setting of its own, of the same 0.75); or, where no find over
     #: :attr:`dim_find` is there, its middle within :attr:`cut_face` of the edge by itself
     #: (the detector may score nothing on a die a fifth inside the frame: of the tray
     #: views cut to a third and answered a die short, 1 more of 10 refused at seed 180000,
     #: 1 of 10 at seed 190000 held out; 2 of the cut real photos' 11 and 2 of 5 at half;
     #: one real photo read right whole refused, a white plug at the frame's edge,
     #: matteop65 six_60, and one read wrong, dice_8, refused).
-    blob_reach: float = 0.75
+    blob_outline: float = 2.2
 
     def __post_init__(self) -> None:
         if not self.spot_off < self.spot_on:
