@@ -346,7 +346,7 @@ def _marked(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) -> boo
     cuts on the shared photos (a laptop's key, a sheet of paper, the table by a cable)
     show none. A pip the frame's edge cuts in two is looked for too, made whole in the
     frame's mirror image; half its ring is then the mirror of the other half, so its face
-    must be nearer the body's colour (``mirror_alike``): a label's print the edge cuts
+    must be nearer the body's colour (half ``look_alike``): a label's print the edge cuts
     comes out round too. Where the dice read are of many colours (:func:`_many_colours`),
     a die's colour says nothing of another's, and the pip is weighed alone: a black die
     cut by the frame beside a red one and a green one."""
@@ -359,7 +359,7 @@ def _marked(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene) -> boo
     for die in kin:
         assert die.found is not None
         looks.append((die.dark, median(sc.pips.d[die.pips]), body(img, die.found, st.middle)))
-    bounds = ((False, st.look_alike), (True, st.mirror_alike))
+    bounds = ((False, st.look_alike), (True, st.look_alike / 2))
     if _many_colours([colour for *_, colour in looks], st.look_alike):
         bounds = ((False, math.inf), (True, math.inf))
     return any(_pip_like(*pips_around(img, cand, sc, mirrored), looks, st.pip_ratio, alike)

@@ -137,7 +137,7 @@ def _single_ok(sc: Scene, i: int, a: float) -> tuple[bool, np.ndarray, np.ndarra
     # evenly face-coloured around the pip, and somewhere beyond the corners it ends
     inside = face_tolerance(float(p.peak[i]), st)
     ends = st.face_ends_colour
-    is_face = bool((dist_in <= inside).all() and (dist_out > ends).sum() >= st.face_ends_points)
+    is_face = bool((dist_in <= inside).all() and (dist_out > ends).any())
     return is_face, contrast, dist_out
 
 

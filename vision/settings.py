@@ -93,12 +93,11 @@ class ReaderSettings:
     lone_face: float = 0.9
     #: Where the face of a lone pip is seen to end: beyond its corners, in pip offsets ...
     face_ends: float = 2.8
-    #: ... colour this far (8-bit) from the face at least (once also: or 0.12 of the
-    #: pip's contrast, whichever larger; without it, no outcome changed on the shared sets,
-    #: the cut photos and tray views or 400 hard frames) ...
+    #: ... colour this far (8-bit) from the face at least, at one of the sixteen points
+    #: around it. (Once also: or 0.12 of the pip's contrast, whichever larger; and at 3 of
+    #: the points at least. Without either, no outcome changed on the shared sets, the cut
+    #: photos and tray views or 400 hard frames.)
     face_ends_colour: float = 20.0
-    #: ... at this many of the sixteen points around it at least.
-    face_ends_points: int = 3
     #: A group of pips makes a face when its pip offset is within this many pip diameters ...
     offset_per_pip: tuple[float, float] = (0.75, 3.6)
     #: ... and its grid's aspect (the layout fit's skew) is at most this.
@@ -281,15 +280,14 @@ class ReaderSettings:
     #: of the set; and how far apart two dice may be to share a colour (a set of dice
     #: of many colours has no one look: ``kinship._many_colours``). Measured on the real
     #: photos: nell-byler's 21 faint dice lie 4-43 from a die read, matteop65's 11 keys,
-    #: plugs and labels 75 and more from its white dice.
+    #: plugs and labels 75 and more from its white dice. Half as far for a pip the frame's
+    #: edge cuts in two, made whole in the frame's mirror image
+    #: (:func:`~dicetray.vision.kinship.cut_off_die`): half its ring is the mirror of the
+    #: other half. Checked on the tray views of seed 180000 cut through a die (the half
+    #: pips of 14 lay 5-36 from the dice's body) and on matteop65 (5 things its frame cuts
+    #: on three photos, labels' print made round by the mirror, lay 33-43); reported on
+    #: seed 190000 (docs/benchmarks.md). (Once a setting of its own, 22.5.)
     look_alike: float = 45.0
-    #: ... and for a pip the frame's edge cuts in two, made whole in the frame's mirror
-    #: image (:func:`~dicetray.vision.kinship.cut_off_die`): half its ring is the
-    #: mirror of the other half, so half as far. Chosen on the tray views of seed 180000
-    #: cut through a die (the half pips of 14 lay 5-36 from the dice's body) and on
-    #: matteop65 (5 things its frame cuts on three photos, labels' print made round by
-    #: the mirror, lay 33-43); reported on seed 190000 (docs/benchmarks.md).
-    mirror_alike: float = 22.5
     #: A find the frame cuts standing alone on a plain floor may be a die partly out of
     #: view (:func:`~dicetray.vision.kinship.alone`): the ring around it looked at starts
     #: this many edges from its centre (a die's own edge at 0.5, its shadow and a

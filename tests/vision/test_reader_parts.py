@@ -513,7 +513,7 @@ def test_a_faint_find_the_frame_cuts_through_a_pip_like_the_dice_refuses_the_rol
     # the frame's edge cuts the only pip showing in two: half a pip is too long for one,
     # and its ring runs off the frame. Made whole in the frame's mirror image it is a pip
     # like the dice's, on a face as near their colour as a half ring can tell
-    # (mirror_alike): the roll is refused with no value shown (before, the find was left
+    # (half look_alike): the roll is refused with no value shown (before, the find was left
     # out and the two 4s answered as the whole roll). A face further off than that (but
     # within look_alike) is taken for a thing the frame cuts, its print made round.
     img = dice_and_a_half(half, None, "sheet")  # a label, not alone (kinship.alone)
