@@ -107,7 +107,7 @@ def analyse(img: np.ndarray, die_size: float | None, candidates: list[Candidate]
         return sc
 
     if not die_size and candidates:  # none found flat: as large as the leaning ones
-        die_size = median(np.array([c.size for c in candidates]))
+        die_size = median([c.size for c in candidates])
     if not die_size:  # nothing found: no face is read (a face is read on a find only),
         # and the whole frame is looked at small, for a smear over it (verdict)
         return at(min(1.0, st.coarse_side / max(h, w))), []
@@ -136,8 +136,7 @@ def _single_ok(sc: Scene, i: int, a: float) -> tuple[bool, np.ndarray, np.ndarra
     dist_out = np.sqrt(((col_out - sc.face[i]) ** 2).sum(axis=1))
     # evenly face-coloured around the pip, and somewhere beyond the corners it ends
     inside = face_tolerance(float(p.peak[i]), st)
-    ends = st.face_ends_colour
-    is_face = bool((dist_in <= inside).all() and (dist_out > ends).any())
+    is_face = bool((dist_in <= inside).all() and (dist_out > st.face_ends_colour).any())
     return is_face, contrast, dist_out
 
 
@@ -202,7 +201,7 @@ def faces(sc: Scene) -> list[Die]:
     singles = _centre_pips(sc, found, singles, accept)
     # the spacing of the dice found tells how far from a lone pip its face reaches
     ratios = [die.offset / median(p.d[die.pips]) for die in found]
-    # (none read: standard dice's, a corner pip half_edge from the edge's middle)
+    # (none read: standard dice's, half their edge half_edge offsets, a pip pip_per_edge of it)
     a_per_d = median(ratios) if ratios else 1 / (2 * st.half_edge * st.pip_per_edge)
     ref_d = median(np.concatenate([p.d[die.pips] for die in found])) if found else None
     found = _without_side_faces(sc, found)

@@ -49,7 +49,10 @@ class ReaderSettings:
     #: Largest enlargement of the frame, so the pips of small dice are wide enough to read.
     max_upscale: float = 2.0
     #: A pip's diameter as a share of the die's edge (standard dice: 0.15-0.2), to set the
-    #: scale from a die size, and a lone pip's face's from its pip's.
+    #: scale from a die size; and, with :attr:`half_edge`, a lone pip's face's offset from
+    #: its pip where no face of two or more pips was read (1.78 pip diameters; once a
+    #: setting of its own, 1.9: at 1.78 no outcome changed on the shared sets, the cut
+    #: photos and tray views or 400 hard frames).
     pip_per_edge: float = 0.17
     #: Pip filter kernel, in working pip diameters (a pip and the face ring around it).
     kernel: float = 2.2
@@ -102,12 +105,9 @@ class ReaderSettings:
     offset_per_pip: tuple[float, float] = (0.75, 3.6)
     #: ... and its grid's aspect (the layout fit's skew) is at most this.
     max_skew: float = 2.2
-    #: With no face of two or more pips read in the frame (the offset of a lone pip's face
-    #: per pip diameter then reckoned from standard dice, :attr:`pip_per_edge` and
-    #: :attr:`half_edge`: 1.78, where it was once a setting of its own, 1.9; at 1.78 no
-    #: outcome changed on the shared sets, the cut photos and tray views or 400 hard
-    #: frames), a lone pip's diameter over the diameter its face's offset is
-    #: reckoned from (found alone, a pip comes out larger than a face's pips).
+    #: With no face of two or more pips read in the frame, a lone pip's diameter over the
+    #: diameter its face's offset is reckoned from (found alone, a pip comes out larger
+    #: than a face's pips).
     lone_pip_larger: float = 1.3
     #: Most elongation of a lone pip read as a 1 (a side face's pip is foreshortened).
     lone_max_elong: float = 1.8
