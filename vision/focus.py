@@ -71,7 +71,7 @@ def blur_at(img: np.ndarray, x: float, y: float, edge: float,
     grey = patch.astype(np.float32)
     once = _steepest(grey).ravel()
     again = _steepest(cv2.GaussianBlur(grey, (0, 0), st.reblur)).ravel()
-    k = min(int(once.size * (1.0 - st.focus_edges)), once.size - 1)
+    k = min(int(once.size * (1.0 - st.strong_edges)), once.size - 1)
     edges = (once >= np.partition(once, k)[k]) & (again > 1e-3)
     if not edges.any():
         return None

@@ -25,6 +25,7 @@ from dicetray.vision.measure import (
     median_colour,
     near,
     patch_roundness,
+    reaches_past,
     surround,
 )
 from dicetray.vision.pipfaces import Die
@@ -110,16 +111,16 @@ def cut_off_kin(img: np.ndarray, cand: Candidate, dice: list[Die],
 
 def cut_off_die(img: np.ndarray, cand: Candidate, dice: list[Die], sc: Scene, *,
                 plain_floor: bool = True) -> bool:
-    """Whether a find the frame cuts (``cut_face``) may be a die partly out of view: it
-    stands alone on a plain floor (:func:`alone`, weighed against the colours of the dice
-    read cleanly; only with ``plain_floor``), or it shows a pip like the dice's
-    (:func:`_marked`). A die half out of the frame or more is found only faintly, or found
-    with no face read, and left out it would leave the roll answered a die short. A pip
-    like the dice's outweighs whatever else a find centred beyond the frame's edge was
-    left out for (its sliver's colour and shape); standing alone does not (a dark thing
-    alone among white dice is set apart by its colour)."""
+    """Whether a find the frame cuts (its box reaches past the edge) may be a die partly
+    out of view: it stands alone on a plain floor (:func:`alone`, weighed against the
+    colours of the dice read cleanly; only with ``plain_floor``), or it shows a pip like
+    the dice's (:func:`_marked`). A die half out of the frame or more is found only
+    faintly, or found with no face read, and left out it would leave the roll answered a
+    die short. A pip like the dice's outweighs whatever else a find centred beyond the
+    frame's edge was left out for (its sliver's colour and shape); standing alone does not
+    (a dark thing alone among white dice is set apart by its colour)."""
     h, w = img.shape[:2]
-    if not cut(cand, (float(w), float(h)), sc.st.cut_face):
+    if not reaches_past(cand, (float(w), float(h))):
         return False
     return ((plain_floor and alone(img, cand, sc.st, _clean_bodies(img, dice, sc.st)))
             or _marked(img, cand, dice, sc))
@@ -131,9 +132,9 @@ def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: l
     sees only its sliver, away from every find ``shown`` (``streak``): a patch of the
     dice's colour the edge cuts (:func:`_dice_coloured`) with one of the ``dim`` finds
     (scored under ``faint_find``, or centred beyond the frame's edge and left out by the
-    rules for whole dice) centred within ``cut_face`` of the edge beside it, standing
+    rules for whole dice) whose box reaches past the edge beside it, standing
     for it; or, where the detector scores nothing there, the patch itself when its middle
-    lies within ``cut_face`` of the edge (a find of the dice's median size there). A die a
+    lies within half the dice's median size of the edge (a find of that size there). A die a
     third inside the frame shows a strip of its body and a pip or two; the detector,
     which learnt whole dice, scores it 0.03-0.5, and one a fifth inside at times not at
     all. What else the frame cuts (a laptop's keys, cables, the table's grain, a tray's
@@ -145,7 +146,7 @@ def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: l
     clean = [d.found for d in _clean(dice) if d.found is not None]
     if not clean:
         return []
-    loose = [c for c in dim if cut(c, frame, st.cut_face) and not near(c, shown, st.streak)]
+    loose = [c for c in dim if reaches_past(c, frame) and not near(c, shown, st.streak)]
     size = statistics.median(c.size for c in clean)
     patches = _dice_coloured(img, clean, _clean_bodies(img, dice, st), size, st)
     out: list[Candidate] = []
@@ -155,7 +156,7 @@ def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: l
             out.append(c)
     for x, y in patches:
         c = Candidate(x, y, size, 0.0, "flat")
-        if cut(c, frame, st.cut_face) and not near(c, [*shown, *out], st.streak):
+        if reaches_past(c, frame) and not near(c, [*shown, *out], st.streak):
             out.append(c)
     return out
 
@@ -169,7 +170,7 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, 
     Looked for in the strips along the frame's edges a die's diagonal deep, each shrunk to
     ``blob_side`` px a die: the pixels nearer one of the ``clean`` finds' body colours
     (``bodies``, one a row) than any of their floors (the ring :func:`alone` looks at),
-    and more than ``kin_plain_gap`` from every floor.
+    and more than ``plain_gap`` from every floor.
 
     >>> st = ReaderSettings()
     >>> img = np.full((200, 300, 3), 60, np.uint8)
@@ -243,7 +244,7 @@ def _patches(lab: np.ndarray, rings: np.ndarray, bodies: np.ndarray,
     to_floor = colour_distances(lab, rings)
     # the dice's colours are measured only where the floors are far: each pixel's
     # distances are its own, so the mask is the same, at about half the cost
-    apart = to_floor > st.kin_plain_gap
+    apart = to_floor > st.plain_gap
     mask = np.zeros(apart.shape, np.uint8)
     mask[apart] = colour_distances(lab[apart], bodies) < to_floor[apart]
     n, labels, boxes, middles = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -470,7 +471,7 @@ def set_apart(img: np.ndarray, unread: list[Die], dice: list[Die],
         if (die.value and (not faces or die.dark in marks)) or cand is None:
             kept.append(die)
             continue
-        off = (not cut(cand, frame, st.cut_face)
+        off = (not reaches_past(cand, frame)
                and not 1 / st.unlike_size <= cand.size / size <= st.unlike_size)
         (unlike if off or colour_gap(body(img, cand, st.middle), bodies) > st.unlike_colour
          else kept).append(die)

@@ -17,7 +17,8 @@ import numpy as np
 from dicetray.vision.detector import Candidate
 
 __all__ = ["along_edge", "body", "colour_distances", "colour_gap", "cut", "median",
-           "median_colour", "near", "odd", "patch_roundness", "pixels", "roundness", "sample"]
+           "median_colour", "near", "odd", "patch_roundness", "pixels", "reaches_past", "roundness",
+           "sample"]
 
 
 def median(values: Any) -> float:
@@ -284,3 +285,15 @@ def cut(cand: Candidate, frame: tuple[float, float], margin: float) -> bool:
     """
     m = margin * cand.size
     return not (m <= cand.x <= frame[0] - 1 - m and m <= cand.y <= frame[1] - 1 - m)
+
+
+def reaches_past(cand: Candidate, frame: tuple[float, float]) -> bool:
+    """Whether a find's box (its edge long, on its centre) reaches past the border of a
+    ``frame`` (w, h): its centre lies within half its edge of it.
+
+    >>> reaches_past(Candidate(16.0, 50.0, 30.0, 0.9, "flat"), (100.0, 100.0))
+    False
+    >>> reaches_past(Candidate(14.0, 50.0, 30.0, 0.9, "flat"), (100.0, 100.0))
+    True
+    """
+    return cut(cand, frame, 1 / 2)

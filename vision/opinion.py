@@ -38,7 +38,7 @@ from dicetray.vision.kinship import (
     odd_one_out,
     set_apart,
 )
-from dicetray.vision.measure import cut, near, patch_roundness
+from dicetray.vision.measure import cut, near, patch_roundness, reaches_past
 from dicetray.vision.parts import FaceClassifier, Teacher
 from dicetray.vision.pipcheck import check, dice_size, like_size, spots
 from dicetray.vision.pipfaces import (
@@ -92,7 +92,7 @@ class Opinion:
               why: dict[Candidate, Why], dim: list[Candidate] | None = None
               ) -> tuple[list[Die], list[Die], list[tuple[Candidate, np.ndarray]]]:
         """Ask the classifier about every die found, drop the finds it says are no die
-        (``no_die``), and weigh its answer against the pips' (:meth:`weigh_read`,
+        (``likely``), and weigh its answer against the pips' (:meth:`weigh_read`,
         :meth:`_weigh_unread`); a find the frame cuts on which it reads no face is kept
         unread, to refuse the roll without a value (:data:`CUT_NONE`); a ``faint`` find
         it sees as a die smeared by motion is a moving die (:meth:`moving`), and so is a
@@ -139,7 +139,7 @@ class Opinion:
             # on a find the detector is sure of that the classifier, unsurely, calls a die
             # with no readable face, the face the pips read closer is shown, in doubt (left
             # to the classifier, such a find is dropped as a key or a clip)
-            if (best == _UNREADABLE and float(p[best]) < st.bare_unreadable
+            if (best == _UNREADABLE and float(p[best]) < st.fairly_sure
                     and die.found is not None and die.found.score >= st.sure_find):
                 doubt(die, Doubt.BARE)
                 kept.append(die)
@@ -151,10 +151,10 @@ class Opinion:
         # (the classifier never saw a die cut by the frame: such a find stays, refused)
         frame = (float(img.shape[1]), float(img.shape[0]))
         for d in (*dice, *unread, *bare):
-            if d.found is not None and float(seen[id(d)][_NONE]) >= st.no_die:
+            if d.found is not None and float(seen[id(d)][_NONE]) >= st.likely:
                 why[d.found] = Why.NO_DIE
-        dice, unread, bare = ([d for d in group if float(seen[id(d)][_NONE]) < st.no_die
-                               or d.found is None or cut(d.found, frame, st.cut_face)]
+        dice, unread, bare = ([d for d in group if float(seen[id(d)][_NONE]) < st.likely
+                               or d.found is None or reaches_past(d.found, frame)]
                               for group in (dice, unread, bare))
         rescued, unread = self._weigh_unread(unread, bare, seen, finds, why, dice)
         unread, unlike = set_apart(img, unread, dice, st)
@@ -182,7 +182,7 @@ class Opinion:
         # a find the frame cuts shows a value only where the classifier reads a face there
         # (a cut die's pips may be outside; keys at the border make pip-like spots)
         hidden = [d for d in answered if d.found is not None
-                  and cut(d.found, frame, st.cut_face)
+                  and reaches_past(d.found, frame)
                   and int(np.argmax(seen[id(d)])) in (_UNREADABLE, _NONE)]
         hidden_ids = {id(d) for d in hidden}
         answered = [d for d in answered if id(d) not in hidden_ids]
@@ -388,14 +388,14 @@ class Opinion:
     def _fewer_than_seen(self, die: Die, p: np.ndarray) -> None:
         """Look closer at a die in doubt, or whose value the classifier all but excludes
         (``net_doubt``), whose pips read fewer than the classifier's likeliest value (its
-        probabilities ``p``; ``other_value`` at least), and read it from the pips found
+        probabilities ``p``; ``net_doubt`` at least), and read it from the pips found
         there when they make a face of more pips: a red pip on a blue face, or on a dark
         smoky one, shows in no channel extreme the scene's pips are found on. The face
         read stays in doubt unless the classifier confirms it (``fairly_sure``)."""
         sc, st = self.sc, self.st
         seen = 1 + int(np.argmax(p[1:7]))
         if (die.found is None or die.fallback is not None or seen <= die.value
-                or float(p[seen]) < st.other_value
+                or float(p[seen]) < st.net_doubt
                 or die.problem not in (None, Reason.AMBIGUOUS)
                 or (not die.problem and float(p[die.value]) >= st.net_doubt)):
             return
@@ -421,7 +421,7 @@ class Opinion:
         classifier is fairly sure of the 1. A value the classifier is fairly sure is another
         (``fairly_sure``) is read again from the top face alone (:meth:`_top_face`); failing
         that, or when the classifier is less sure, a value it reads as another
-        (``net_doubt``, ``other_value``) is put in doubt. A die the pips read in doubt is
+        (``net_doubt``) is put in doubt. A die the pips read in doubt is
         settled when the classifier is fairly sure of the same value, or when the top face
         alone reads as another it is fairly sure of; one still in doubt shows the
         classifier's value when it is the likelier, unless that value needs a pip on the
@@ -465,7 +465,7 @@ class Opinion:
         # its values, it is not reading these dice, and its disagreement is no evidence
         # against a clean face (one disagreement is heeded)
         clean = {id(d) for d in dice if not d.problem and d.value > 1
-                 and d.confidence >= st.clean_read and self._centred(d)}
+                 and d.confidence >= st.likely and self._centred(d)}
         disagree = [(d, 1 + int(np.argmax(seen[id(d)][1:7]))) for d in dice if id(d) in clean]
         disagree = [(d, v) for d, v in disagree if v != d.value]
         credible = (len(disagree) < st.unheard
@@ -502,7 +502,7 @@ class Opinion:
                         take(die, face, float(p[best]))
                 continue
             die.confidence = min(die.confidence, float(p[die.value]))
-            if best in (_UNREADABLE, _NONE) and float(p[value]) >= st.other_value:
+            if best in (_UNREADABLE, _NONE) and float(p[value]) >= st.net_doubt:
                 best = value
             # else a die it calls unreadable or no die is left to the pips: on real photos
             # an angled view of a flat die can look like a leaning one
@@ -592,11 +592,11 @@ class Opinion:
         stays unread, or shows the classifier's guess with an unsure answer); a faint one
         whose likeliest class is no die is dropped unless the frame cuts it. A bare find
         (no pips, or a faint one) is a die when the classifier is sure of it, or reads a
-        value there fairly surely (``bare_guess``), or when the detector is sure or the
+        value there likely (``likely``), or when the detector is sure or the
         frame cuts it and the classifier reads a value at all (unsure then, showing that
         value); one smeared by
         motion (:meth:`moving`, away from the other ``finds``) is a moving die. A bare find
-        the classifier calls a die with no readable face (``bare_unreadable``) is kept,
+        the classifier calls a die with no readable face fairly surely (``fairly_sure``) is kept,
         refusing the roll, however unsure the detector: a die smeared past its pips scores
         low. Keys and clips, which it calls so too, are set apart by their colour and size
         (:func:`~dicetray.vision.kinship.set_apart`). A bare find centred beyond the
@@ -621,7 +621,7 @@ class Opinion:
                 die.problem, die.detail = Reason.BLUR, MOVING
                 kept.append(die)
                 continue
-            is_cut = cut(cand, (w, h), st.cut_face)
+            is_cut = reaches_past(cand, (w, h))
             if id(die) in bare_ids and cut_off_kin(self.img, cand, pipped, st):
                 die.problem, die.detail = Reason.EDGE, CUT_NONE
                 kept.append(die)
@@ -629,9 +629,9 @@ class Opinion:
             # a weak guess is no evidence on a find the frame cuts: the classifier never
             # learnt cut dice (training/crops.py), and a cut die refuses the roll by its place
             if id(die) in bare_ids and (best == _NONE or (
-                    float(p[best]) < st.bare_guess and cand.score < st.sure_find
+                    float(p[best]) < st.likely and cand.score < st.sure_find
                     and not is_cut) or (
-                    best == _UNREADABLE and float(p[best]) < st.bare_unreadable)):
+                    best == _UNREADABLE and float(p[best]) < st.fairly_sure)):
                 if cut_off_die(self.img, cand, pipped, self.sc):
                     # ... unless the frame cuts it and it stands alone on a plain floor or
                     # a pip like the dice's shows on the part inside: a die half out of view

@@ -23,7 +23,7 @@ import numpy as np
 from dicetray.vision.detector import Candidate, median_size
 from dicetray.vision.faces import fit_or_split, inside
 from dicetray.vision.layouts import FaceLayouts, LayoutFit
-from dicetray.vision.measure import cut, median, odd, pixels, sample
+from dicetray.vision.measure import cut, median, pixels, sample
 from dicetray.vision.pips import PipMaps, Pips
 from dicetray.vision.pipscene import Scene, face_pips, face_tolerance, links, scene, widened
 from dicetray.vision.pipscene import windows as windows_around
@@ -206,8 +206,7 @@ def faces(sc: Scene) -> list[Die]:
     ref_d = median(np.concatenate([p.d[die.pips] for die in found])) if found else None
     found = _without_side_faces(sc, found)
     for i in singles:
-        if p.elong[i] > st.lone_max_elong or (ref_d is not None
-                                              and p.d[i] < st.lone_min_pip * ref_d):
+        if p.elong[i] > st.lone_max_elong:
             continue
         a = a_per_d * (ref_d if ref_d is not None else float(p.d[i]) / st.lone_pip_larger)
         is_face, contrast, _ = _single_ok(sc, i, a)
@@ -402,9 +401,9 @@ def look_closer(sc: Scene, cand: Candidate) -> Die | None:
     h, w = sc.work.shape[:2]
     x0, y0 = max(0, math.floor(centre[0] - r)), max(0, math.floor(centre[1] - r))
     x1, y1 = min(w, math.ceil(centre[0] + r)), min(h, math.ceil(centre[1] + r))
-    if min(x1 - x0, y1 - y0) < st.min_window:
+    if min(x1 - x0, y1 - y0) < st.kernel_side:
         return None
-    pips, face, maps = face_pips(sc.work[y0:y1, x0:x1], odd(st.kernel * st.work_pip), st,
+    pips, face, maps = face_pips(sc.work[y0:y1, x0:x1], st.kernel_side, st,
                                  closer=True, hue=cand.score >= st.sure_find)
     pips = pips.shifted(x0, y0)
     old = sc.pips
@@ -487,7 +486,7 @@ def read_candidate(sc: Scene, cand: Candidate) -> Die:
                 return die
             # at a slant a side face's pip can lie nearer the centre than the face's own:
             # try leaving out any pips, the most pips and the nearest first
-            for idx in _subsets(own[:st.subset_pips], dist, st.subset_tries):
+            for idx in _subsets(own[:st.subset_pips], dist):
                 die = face_of(sc, idx, centre, a, dark)
                 if die is not None:
                     return die
@@ -508,12 +507,12 @@ def _nearest_face(sc: Scene, own: np.ndarray, centre: np.ndarray, a: float, dark
     return None
 
 
-def _subsets(pips: np.ndarray, dist: np.ndarray, tries: int) -> list[np.ndarray]:
-    """Subsets of two or more of ``pips`` other than the nearest-k ones, largest first,
-    then nearest the centre (``dist``); at most ``tries``.
+def _subsets(pips: np.ndarray, dist: np.ndarray) -> list[np.ndarray]:
+    """Subsets of two or more of ``pips`` (at most six) other than the nearest-k ones,
+    largest first, then nearest the centre (``dist``).
 
     >>> dist = np.array([0, 0, 0, 0, 1, 0, 0, 2, 0, 3.0])  # pips 4, 7 and 9 at 1, 2 and 3
-    >>> [s.tolist() for s in _subsets(np.array([4, 7, 9]), dist, 48)]
+    >>> [s.tolist() for s in _subsets(np.array([4, 7, 9]), dist)]
     [[4, 9], [7, 9]]
     """
     out = []
@@ -521,9 +520,7 @@ def _subsets(pips: np.ndarray, dist: np.ndarray, tries: int) -> list[np.ndarray]
         combos = [c for c in itertools.combinations(range(len(pips)), k) if c != tuple(range(k))]
         combos.sort(key=lambda c: sum(float(dist[pips[i]]) for i in c))
         out += [pips[list(c)] for c in combos]
-        if len(out) >= tries:
-            break
-    return out[:tries]
+    return out
 
 
 def face_of(sc: Scene, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool,
@@ -538,7 +535,7 @@ def face_of(sc: Scene, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool
         return None
     if len(idx) == 1:
         i = int(idx[0])
-        if math.hypot(p.x[i] - centre[0], p.y[i] - centre[1]) > st.lone_centred * a:
+        if math.hypot(p.x[i] - centre[0], p.y[i] - centre[1]) > st.centred * a:
             return None
         # a 1 says the rest of its face is blank: another pip of its colour well inside
         # the face (a side face's lie past its edge) says otherwise

@@ -183,7 +183,7 @@ def pips_around(img: np.ndarray, cand: Candidate, sc: Scene,
     right, bottom = math.ceil(cand.x + r), math.ceil(cand.y + r)
     x0, y0, x1, y1 = max(0, left), max(0, top), min(w, right), min(h, bottom)
     size = (round((x1 - x0) * s), round((y1 - y0) * s))
-    if min(size) < st.min_window:
+    if min(size) < st.kernel_side:
         return Pips.empty(), np.zeros((0, 3), np.float32)
     patch = img[y0:y1, x0:x1]
     if mirrored:
@@ -195,7 +195,7 @@ def pips_around(img: np.ndarray, cand: Candidate, sc: Scene,
             return Pips.empty(), np.zeros((0, 3), np.float32)
         patch = cv2.copyMakeBorder(patch, *beyond, cv2.BORDER_REFLECT)
         size = (round(patch.shape[1] * s), round(patch.shape[0] * s))
-    pips, face, _ = face_pips(resize(patch, size), odd(st.kernel * st.work_pip), st)
+    pips, face, _ = face_pips(resize(patch, size), st.kernel_side, st)
     return pips, face
 
 
@@ -226,7 +226,7 @@ def windows(candidates: list[Candidate], s: float, shape: tuple[int, ...],
                     break
             if merged:
                 break
-    m = st.min_window
+    m = st.kernel_side
     return [(x0, y0, x1, y1) for x0, y0, x1, y1 in boxes if x1 - x0 >= m and y1 - y0 >= m]
 
 
@@ -243,7 +243,7 @@ def scene(img: np.ndarray, s: float, wins: list[Window] | None = None,
     size = (max(1, round(h * s)), max(1, round(w * s)))
     if wins is None:
         wins = [(0, 0, size[1], size[0])]
-    kernel = odd(st.kernel * st.work_pip)
+    kernel = st.kernel_side
     work = np.zeros((*size, 3), np.uint8)
     parts = []
     for x0, y0, x1, y1 in wins:
@@ -310,7 +310,7 @@ def smeared(sc: Scene) -> bool:
     st = sc.st
     t = sc.tensor_map().reshape(-1, 3)
     energy = t[:, 0] + t[:, 1]
-    strong = energy >= max(float(np.percentile(energy, st.smear_percentile)), 1.0)
+    strong = energy >= max(float(np.quantile(energy, 1.0 - st.strong_edges)), 1.0)
     if strong.sum() < st.smear_pixels:
         return False
     return roundness(*(float(v) for v in t[strong].sum(axis=0))) < st.min_roundness

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dicetray.vision.detector import THRESHOLD
+from dicetray.vision.measure import odd
 
 __all__ = ["DEFAULT_SETTINGS", "ReaderSettings"]
 
@@ -54,7 +55,9 @@ class ReaderSettings:
     #: setting of its own, 1.9: at 1.78 no outcome changed on the shared sets, the cut
     #: photos and tray views or 400 hard frames).
     pip_per_edge: float = 0.17
-    #: Pip filter kernel, in working pip diameters (a pip and the face ring around it).
+    #: Pip filter kernel, in working pip diameters (a pip and the face ring around it); no
+    #: window narrower than it is read (:attr:`kernel_side`; once a setting of its own, 8
+    #: px: at 13, the kernel's, no reading changed).
     kernel: float = 2.2
     #: The pip contrast maps are widened by this many pip diameters (0.35 each side), so
     #: a grid a little off still finds its pips.
@@ -65,8 +68,6 @@ class ReaderSettings:
     #: each die the detector found (with room for the pips of a die it sized too small),
     #: and where the pips beside a face are looked at for its side faces'.
     reach: float = 1.3
-    #: Least side of a window read, working px (the pip filter's kernel at 6 px pips).
-    min_window: int = 8
     #: Half the face edge in pip offsets (a is ~0.3 of the edge): the dice's geometry.
     half_edge: float = 1.65
     #: Least detector score of a find kept at all: the faint finds below the detector's own
@@ -101,7 +102,10 @@ class ReaderSettings:
     #: the points at least. Without either, no outcome changed on the shared sets, the cut
     #: photos and tray views or 400 hard frames.)
     face_ends_colour: float = 20.0
-    #: A group of pips makes a face when its pip offset is within this many pip diameters ...
+    #: A group of pips makes a face when its pip offset is within this many pip diameters
+    #: (and a face's pips' median diameter at a find lies within the inverse shares, 0.28-1.33,
+    #: of the pip offset its size implies: once a band of its own, 0.25-1.3, which changed
+    #: no outcome on the shared sets whole and cut, the tray views and 400 hard frames) ...
     offset_per_pip: tuple[float, float] = (0.75, 3.6)
     #: ... and its grid's aspect (the layout fit's skew) is at most this.
     max_skew: float = 2.2
@@ -111,8 +115,6 @@ class ReaderSettings:
     lone_pip_larger: float = 1.3
     #: Most elongation of a lone pip read as a 1 (a side face's pip is foreshortened).
     lone_max_elong: float = 1.8
-    #: Least diameter of a lone pip read as a 1, as a share of the faces' pips (a speck).
-    lone_min_pip: float = 0.8
     #: A group split in two where one part's pips are this much more oval than the other's
     #: (a side face beside a top face). A 2 whose pips differ this much, the more oval one
     #: nearer in ovalness to the pips beside the face than to its partner, is put in doubt:
@@ -140,15 +142,11 @@ class ReaderSettings:
     #: patch holds the middle of a patch of the dice's colour the frame's edge cuts stands
     #: for it (:func:`~dicetray.vision.kinship.cut_off_dim`).
     patch: float = 0.75
-    #: Most pips near a find whose subsets are tried when its nearest pips make no face.
+    #: Most pips near a find whose subsets are tried (each a layout fit, 120 at most) when
+    #: its nearest pips make no face. (Once also at most 48 subsets tried; all of them
+    #: changed no outcome on the shared sets whole and cut, the tray views and 400 hard
+    #: frames.)
     subset_pips: int = 7
-    #: Most subsets tried per find (each a layout fit).
-    subset_tries: int = 48
-    #: A face's pips' median diameter at a find lies within these shares of the pip offset
-    #: its size implies.
-    pip_per_offset: tuple[float, float] = (0.25, 1.3)
-    #: A lone pip read as a 1 at a find lies within this many pip offsets of its centre.
-    lone_centred: float = 0.5
     #: Reach from a single pip, in pip offsets, within which no other pip of its colour may
     #: lie for it to be read as a 1 (the face reaches 1.65 from its centre; a 2 whose pips
     #: sit towards the centre has them 0.9 apart).
@@ -161,10 +159,13 @@ class ReaderSettings:
     #: its face (further: a side face's, or a neighbour's).
     beside: float = 0.6
     #: Farthest a face's fit may lie from the centre of its find, in pip offsets, for it
-    #: to count as the whole top face. On 400 rendered hard frames the 2s read off a
-    #: side's two corners (of a 4, a 5) or a 1 and a neighbour's pip lay 0.49-0.9 off;
-    #: true 2s and 3s mostly under 0.4.
-    centred: float = 0.4
+    #: to count as the whole top face, and a lone pip read as a 1 there. On 400 rendered
+    #: hard frames the 2s read off a side's two corners (of a 4, a 5) or a 1 and a
+    #: neighbour's pip lay 0.49-0.9 off; true 2s and 3s mostly under 0.4. (Once 0.4 for
+    #: the faces and 0.5 for the 1s; one half pip offset for both changed no outcome on
+    #: the shared sets whole and cut, the tray views and 400 hard frames, and 0.4 for both
+    #: read 4 fewer right.)
+    centred: float = 0.5
 
     # --- the face checked on its grid -------------------------------------------------
     #: A grid spot holds a pip at this share of the die's pip contrast (and a lone pip read
@@ -210,9 +211,9 @@ class ReaderSettings:
     min_roundness: float = 0.3
     #: A face's confidence is scaled by its pips' roundness plus this (at most 1).
     round_credit: float = 0.5
-    #: The whole frame is smeared when its strongest edges (this percentile up) ...
-    smear_percentile: float = 98.0
-    #: ... at least this many pixels, run one way.
+    #: The whole frame is smeared when its strongest edges (the :attr:`strong_edges` share
+    #: of its pixels; once the strongest 2 %, which changed no outcome), at least this
+    #: many pixels, run one way.
     smear_pixels: int = 16
 
     # --- the second opinion: the face classifier's probabilities ---------------------
@@ -220,7 +221,14 @@ class ReaderSettings:
     #: die the pips read moving (streaked pips can happen to make a face).
     net_sure: float = 0.8
     #: From which its value is shown for a die the pips read unsure; below it (at first
-    #: look) for the pips' value, it looks again in eight views.
+    #: look) for the pips' value, it looks again in eight views. From it, too, a faint
+    #: find with no pips is a die, shown with that value in an unsure answer (below it,
+    #: such finds are mostly keys and clips); and a find is dropped whatever its pips read
+    #: where "no die" is this likely: a key and its letter, a plug, a coin (on the real
+    #: photos no die reaches 0.45). (Each once a setting of its own, ``bare_guess`` and
+    #: ``no_die``, both 0.6; at this one, no outcome changed on the shared sets whole and
+    #: cut, the tray views and 400 hard frames: 52 finds left out bare were left out as
+    #: no die.)
     likely: float = 0.5
     #: ... or how many times likelier than the pips' value it must find its own to show it.
     guess_ratio: float = 2.0
@@ -228,41 +236,32 @@ class ReaderSettings:
     #: top face alone when it reads another value. Averaged over turns, its answers seldom
     #: reach 0.9; with the count told, 0.7 reads the most rolls right on every set with no
     #: more silent errors (0.6: one more; at 0.6 a die leaning on another, hidden from the
-    #: detector, is read as a flat 1).
+    #: detector, is read as a flat 1). Of "unreadable", too, from which a find with no
+    #: pips is a die with no readable face however unsure the detector (a die smeared past
+    #: its pips scores low). Keys and clips look unreadable too, less surely: 4 of the 400
+    #: hard rendered frames' dice smeared past their pips and matteop65's ``six_44`` reach
+    #: 0.83-0.98; a cable's ferrite bead 0.73, which is then left out as unlike the dice
+    #: (178 from their colour) rather than bare. (Once a setting of its own,
+    #: ``bare_unreadable``, 0.75: at this one no outcome changed on the shared sets whole
+    #: and cut, the tray views and 400 hard frames; at :attr:`net_sure` none either, but a
+    #: sketched tray's clip was shown left out as bare instead of unlike the dice.)
     fairly_sure: float = 0.7
-    #: Of "unreadable" from which a find with no pips is a die with no readable face,
-    #: however unsure the detector (a die smeared past its pips scores low). Keys and
-    #: clips look unreadable too, less surely: on the shared photos read right, no find
-    #: left out bare reaches 0.75 (at most 0.73: a cable's ferrite bead, 178 from the
-    #: dice's colour), where 4 of the 400 hard rendered frames' dice smeared past their
-    #: pips and matteop65's ``six_44`` reach 0.83-0.98 (before, such a find was kept only
-    #: from ``sure_find``). At :attr:`net_sure` (0.8) no outcome changed, but a sketched
-    #: tray's clip, unsure whether it shows a face, was shown left out as bare instead of
-    #: unlike the dice: a worse reason.
-    bare_unreadable: float = 0.75
-    #: Of "no die" from which a find is dropped whatever its pips read: a key and its
-    #: letter, a plug, a coin (on the real photos no die reaches 0.45).
-    no_die: float = 0.6
     #: Below this for the value the pips read, the classifier disagrees; and the least
     #: confidence of a die in an ``ok`` answer: on the real photos a laptop key read as a
     #: 1 and a die blurred mid-tumble read as a 2 came out at 0.02-0.03; a 1 read as a 2
     #: with a side face's pip (0.15) and a cocked die read as flat (0.14, and 0.199 where
-    #: the first roll read right is at 0.173) fall under it.
+    #: the first roll read right is at 0.173) fall under it. From it, another value counts
+    #: also when the likeliest answer is "no die" or "no readable face" (a side face's pip
+    #: read in with a 1's, say; once ``other_value``, 0.3: at this one no outcome changed).
     net_doubt: float = 0.2
-    #: Least confidence of the pips' own reading of a face of two or more pips that counts
-    #: as clean: where the classifier reads several clean faces otherwise
-    #: (:attr:`unheard`) it cannot veto them. Heeded always, it answered 7 more matteop65
-    #: photos silently wrong (a 1 and a slanted view's side-face pip read as a 2).
-    clean_read: float = 0.6
-    #: How many clean faces in one frame the classifier must read otherwise for its
-    #: disagreement to be set aside there.
+    #: How many faces the pips read cleanly (two or more pips, no doubt, a confidence of
+    #: :attr:`likely` at least) the classifier must read otherwise in one frame for its
+    #: disagreement to be set aside there: it cannot veto them. Heeded always, it answered
+    #: 7 more matteop65 photos silently wrong (a 1 and a slanted view's side-face pip read
+    #: as a 2). (The confidence once had a bar of its own, ``clean_read``, 0.6: from 0.5 to
+    #: 0.7 no reading changed on the shared sets whole and cut, the tray views and 400 hard
+    #: frames.)
     unheard: int = 2
-    #: Of another value, from which it counts also when its likeliest answer is "no die"
-    #: or "no readable face" (a side face's pip read in with a 1's, say).
-    other_value: float = 0.3
-    #: Of a value from which a faint bare find is a die, shown with that value in an unsure
-    #: answer (below it, such finds are mostly keys and clips).
-    bare_guess: float = 0.6
     #: Most size, as a share of the median find's, of a find read as a single spot that is
     #: no die unless the classifier is sure of the 1 (measured: specks 0.47-0.53 of it,
     #: real 1s from 0.68 on, over the real photos and the rendered frames).
@@ -314,17 +313,18 @@ class ReaderSettings:
     #: plain floor, cut by the frame").
     alone_apart: float = 70.0
     #: ... or the find's middle nearer the colour of one of the dice read than the floor's
-    #: (and farther than this from the floor), and the ring of one colour at this wider
-    #: gap: a die's shadow darkens the floor beside it. Chosen on the train halves and the
-    #: tray views of seed 180000, each cut through a die: of the 62 photos answered a die
-    #: short with such a find, 0.9 of its ring lies within 12 of the median on 24, within
-    #: 20 on 43, within 30 on 48; the two such finds on photos read right lie within 20
-    #: at 0.54-0.62 (30: 0.62-0.71). A find centred beyond the frame's edge needs no
-    #: plain ring, only the floor beside it along the edge: its own soft shadow or a
-    #: neighbour die spoils the ring of all 8 such cut dice answered short at half inside,
-    #: and none of the 360 faint finds centred beyond the edge on photos read right is
-    #: nearer a die's colour than its floor's. Reported on the held-out halves and seed 190000
-    #: (docs/benchmarks.md, "A die cut by the frame, nearer the dice than the floor").
+    #: (and farther than :attr:`plain_gap` from the floor), and the ring of one colour at
+    #: this wider gap: a die's shadow darkens the floor beside it. Chosen on the train
+    #: halves and the tray views of seed 180000, each cut through a die: of the 62 photos
+    #: answered a die short with such a find, 0.9 of its ring lies within 12 of the median
+    #: on 24, within 20 on 43, within 30 on 48; the two such finds on photos read right
+    #: lie within 20 at 0.54-0.62 (30: 0.62-0.71). A find centred beyond the frame's edge
+    #: needs no plain ring, only the floor beside it along the edge: its own soft shadow
+    #: or a neighbour die spoils the ring of all 8 such cut dice answered short at half
+    #: inside, and none of the 360 faint finds centred beyond the edge on photos read
+    #: right is nearer a die's colour than its floor's. Reported on the held-out halves
+    #: and seed 190000 (docs/benchmarks.md, "A die cut by the frame, nearer the dice than
+    #: the floor").
     kin_plain_gap: float = 20.0
     #: ... the classifier's most probability of "no die" there ...
     alike_none: float = 0.1
@@ -366,7 +366,7 @@ class ReaderSettings:
     reblur: float = 1.0
     #: ... taken at the strongest edges of a die's patch, this share of its pixels (its
     #: outline and its pips' rims: about a twentieth of a 35 px die's patch) ...
-    focus_edges: float = 0.05
+    strong_edges: float = 0.05
     #: ... less the blur, px, the measure reads on a perfectly sharp edge (a square drawn
     #: and turned, 25-200 px, measured 0.81-0.86 px at the working size) ...
     focus_floor: float = 0.85
@@ -382,9 +382,9 @@ class ReaderSettings:
     #: part inside: one matteop65 photo cut through a die, refused, nothing else changed
     #: on the shared, rendered, cut and calibrated sets) ...
     cut_die: float = 0.25
-    #: ... and a face whose find's centre lies this near reaches past it (the classifier
-    #: never saw a die cut: such finds are refused, not left out).
-    cut_face: float = 0.5
+    #: (A find whose box reaches past the border, its centre within half its edge of it,
+    #: is refused rather than left out: the classifier never saw a die cut. Once a setting
+    #: of its own, ``cut_face``, of that half.)
     #: Least detector score of a find looked at only for a die the frame cuts so far that
     #: the detector hardly sees it (:func:`~dicetray.vision.kinship.cut_off_dim`): on a
     #: patch of the dice's colour the frame's edge cuts. Chosen on the tray views of seed
@@ -403,7 +403,7 @@ class ReaderSettings:
     #: smoothed over; a die's part inside the frame a few px deep) ...
     blob_side: float = 16.0
     #: ... the patch (pixels nearer a clean die's body colour than any of their floors,
-    #: and more than :attr:`kin_plain_gap` from those) touching one of the frame's edges
+    #: and more than :attr:`plain_gap` from those) touching one of the frame's edges
     #: along at least this many edges (slivers of a tray's rim and of the table's grain,
     #: and a die's shadowed side, are shorter; the cut dice's patches on the tray views
     #: run 0.4-1.3) and at most :attr:`blob_outline` edges, no deeper than a top face's
@@ -418,14 +418,26 @@ class ReaderSettings:
     #: its photos cut to a third and answered a die short untold, 4 of 5 refused; held
     #: out, 2 of 9 such tray views at seed 180000 and 1 of 9 at 190000; 1.8 did the same.
     #: No photo or view read right whole is refused by it); its middle within the
-    #: :attr:`patch` of a find (once a setting of its own, of the same 0.75); or, where no find over
-    #: :attr:`dim_find` is there, its middle within :attr:`cut_face` of the edge by itself
+    #: :attr:`patch` of a find (once a setting of its own, of the same 0.75); or, where no
+    #: find over :attr:`dim_find` is there, its middle within half the dice's median size
+    #: of the edge by itself
     #: (the detector may score nothing on a die a fifth inside the frame: of the tray
     #: views cut to a third and answered a die short, 1 more of 10 refused at seed 180000,
     #: 1 of 10 at seed 190000 held out; 2 of the cut real photos' 11 and 2 of 5 at half;
     #: one real photo read right whole refused, a white plug at the frame's edge,
     #: matteop65 six_60, and one read wrong, dice_8, refused).
     blob_outline: float = 2.2
+
+    @property
+    def kernel_side(self) -> int:
+        """The pip filter kernel's side, working px (odd)."""
+        return odd(self.kernel * self.work_pip)
+
+    @property
+    def pip_per_offset(self) -> tuple[float, float]:
+        """The shares of the pip offset a find's size implies within which its face's
+        pips' median diameter lies: the inverse of :attr:`offset_per_pip`."""
+        return 1 / self.offset_per_pip[1], 1 / self.offset_per_pip[0]
 
     def __post_init__(self) -> None:
         if not self.spot_off < self.spot_on:

@@ -224,7 +224,7 @@ def test_a_find_like_the_dice_sure_to_show_no_readable_face_refuses_the_roll() -
     # sure shows no face that can be read refuses the roll, however unsure the detector
     # (before, below sure_find it was dropped, and two dice answered as the whole roll)
     assert BLANK.score < DEFAULT_SETTINGS.sure_find
-    sure = DEFAULT_SETTINGS.bare_unreadable + 0.15
+    sure = DEFAULT_SETTINGS.fairly_sure + 0.15
     roll = read(dice_and_a_blank((235, 235, 235)), detector=Finds(*FOURS, BLANK),
                 classifier=Elsewhere("unreadable", sure))
     assert not roll.ok and roll.kind == Reason.COCKED, roll
@@ -484,7 +484,7 @@ def test_a_dim_find_on_a_patch_deeper_than_a_die_the_frame_cuts_is_no_die() -> N
     # refused for a label or a cable's plug)
     img = dice_and_a_blank((90, 120, 90))
     cv2.rectangle(img, (215, 160), (265, 239), (235, 235, 235), -1)
-    dim = Candidate(240.0, 225.0, 50.0, 0.05, "flat")  # within cut_face of the edge
+    dim = Candidate(240.0, 225.0, 50.0, 0.05, "flat")  # its box reaches past the edge
     assert DEFAULT_SETTINGS.dim_find <= dim.score < DEFAULT_SETTINGS.faint_find
     roll = read(img, detector=Finds(*FOURS, dim), classifier=Elsewhere("none"))
     assert roll.ok and roll.values == (4, 4) and not roll.left_out, roll
