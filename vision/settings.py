@@ -264,7 +264,10 @@ class ReaderSettings:
     unheard: int = 2
     #: Most size, as a share of the median find's, of a find read as a single spot that is
     #: no die unless the classifier is sure of the 1 (measured: specks 0.47-0.53 of it,
-    #: real 1s from 0.68 on, over the real photos and the rendered frames).
+    #: real 1s from 0.68 on, over the real photos and the rendered frames). (A lone pip
+    #: under 0.8 of the faces' pips was once no 1 either, ``lone_min_pip``: without it no
+    #: outcome changed on the shared sets whole and cut, the tray views and 400 hard
+    #: frames.)
     speck: float = 0.6
     #: Of "unreadable" from which a smeared find is a moving die.
     moving_sure: float = 0.9
@@ -380,11 +383,11 @@ class ReaderSettings:
     #: is cut by it (the pips read may all be on the part inside), and so is one whose face
     #: its pips place there (a 2 cut through shows one pip; the find is centred on the
     #: part inside: one matteop65 photo cut through a die, refused, nothing else changed
-    #: on the shared, rendered, cut and calibrated sets) ...
+    #: on the shared, rendered, cut and calibrated sets). A find whose box reaches past
+    #: the border (its centre within half its edge of it) is refused rather than left out:
+    #: the classifier never saw a die cut. (Once a setting of its own, ``cut_face``, of
+    #: that half.)
     cut_die: float = 0.25
-    #: (A find whose box reaches past the border, its centre within half its edge of it,
-    #: is refused rather than left out: the classifier never saw a die cut. Once a setting
-    #: of its own, ``cut_face``, of that half.)
     #: Least detector score of a find looked at only for a die the frame cuts so far that
     #: the detector hardly sees it (:func:`~dicetray.vision.kinship.cut_off_dim`): on a
     #: patch of the dice's colour the frame's edge cuts. Chosen on the tray views of seed
@@ -403,7 +406,9 @@ class ReaderSettings:
     #: smoothed over; a die's part inside the frame a few px deep) ...
     blob_side: float = 16.0
     #: ... the patch (pixels nearer a clean die's body colour than any of their floors,
-    #: and more than :attr:`plain_gap` from those) touching one of the frame's edges
+    #: and more than :attr:`plain_gap` from those: once :attr:`kin_plain_gap`'s 20, at
+    #: which 5 more tray views cut to a third at seed 180000 and 4 at seed 190000, held
+    #: out, were answered a die short) touching one of the frame's edges
     #: along at least this many edges (slivers of a tray's rim and of the table's grain,
     #: and a die's shadowed side, are shorter; the cut dice's patches on the tray views
     #: run 0.4-1.3) and at most :attr:`blob_outline` edges, no deeper than a top face's
