@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -507,20 +507,20 @@ def _nearest_face(sc: Scene, own: np.ndarray, centre: np.ndarray, a: float, dark
     return None
 
 
-def _subsets(pips: np.ndarray, dist: np.ndarray) -> list[np.ndarray]:
+def _subsets(pips: np.ndarray, dist: np.ndarray) -> Iterator[np.ndarray]:
     """Subsets of two or more of ``pips`` (at most six) other than the nearest-k ones,
-    largest first, then nearest the centre (``dist``).
+    largest first, then nearest the centre (``dist``); each size's made only once the
+    larger ones are all tried (the first that makes a face ends the search).
 
     >>> dist = np.array([0, 0, 0, 0, 1, 0, 0, 2, 0, 3.0])  # pips 4, 7 and 9 at 1, 2 and 3
     >>> [s.tolist() for s in _subsets(np.array([4, 7, 9]), dist)]
     [[4, 9], [7, 9]]
     """
-    out = []
     for k in range(min(_MOST_PIPS, len(pips)), 1, -1):
         combos = [c for c in itertools.combinations(range(len(pips)), k) if c != tuple(range(k))]
         combos.sort(key=lambda c: sum(float(dist[pips[i]]) for i in c))
-        out += [pips[list(c)] for c in combos]
-    return out
+        for c in combos:
+            yield pips[list(c)]
 
 
 def face_of(sc: Scene, idx: np.ndarray, centre: np.ndarray, a: float, dark: bool,
