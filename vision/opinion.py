@@ -590,22 +590,20 @@ class Opinion:
 
         A die the pips could not read the classifier reads alone when it is sure (else it
         stays unread, or shows the classifier's guess with an unsure answer); a faint one
-        whose likeliest class is no die is dropped unless the frame cuts it. A bare find
-        (no pips, or a faint one) is a die when the classifier is sure of it, or reads a
-        value there likely (``likely``), or when the detector is sure or the
-        frame cuts it and the classifier reads a value at all (unsure then, showing that
-        value); one smeared by
+        whose likeliest class is no die is dropped unless the frame cuts it. A bare find (no
+        pips, or a faint one) is a die when the classifier is sure of it, or finds a value
+        there likely (``likely``), or when the detector is sure or the frame cuts it and the
+        classifier reads a value at all (unsure then, showing that value); one smeared by
         motion (:meth:`moving`, away from the other ``finds``) is a moving die. A bare find
-        the classifier calls a die with no readable face fairly surely (``fairly_sure``) is kept,
-        refusing the roll, however unsure the detector: a die smeared past its pips scores
-        low. Keys and clips, which it calls so too, are set apart by their colour and size
-        (:func:`~dicetray.vision.kinship.set_apart`). A bare find centred beyond the
-        frame's edge and like the dice the pips read (``pipped``) in colour is kept, refusing
-        the roll with no value shown, whatever the classifier says
+        the classifier fairly surely (``fairly_sure``) calls a die with no readable face is
+        kept, refusing the roll, however unsure the detector: a die smeared past its pips
+        scores low. Keys and clips, which it calls so too, are set apart by their colour and
+        size (:func:`~dicetray.vision.kinship.set_apart`). A bare find centred beyond the
+        frame's edge and like the dice the pips read (``pipped``) in colour is kept,
+        refusing the roll with no value shown, whatever the classifier says
         (:func:`~dicetray.vision.kinship.cut_off_kin`): a die mostly cut off; so is one the
         frame cuts alone on a plain floor or showing a pip like theirs that would be left
-        out as bare (:func:`~dicetray.vision.kinship.cut_off_die`): a die half out of
-        view.
+        out as bare (:func:`~dicetray.vision.kinship.cut_off_die`): a die half out of view.
         """
         st = self.st
         h, w = self.img.shape[:2]
