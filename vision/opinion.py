@@ -40,7 +40,7 @@ from dicetray.vision.kinship import (
 )
 from dicetray.vision.measure import cut, near, patch_roundness, reaches_past
 from dicetray.vision.parts import FaceClassifier, Teacher
-from dicetray.vision.pipcheck import check, dice_size, like_size, spots
+from dicetray.vision.pipcheck import check, dice_size, like_size, read_laid, spots
 from dicetray.vision.pipfaces import (
     Die,
     Doubt,
@@ -423,7 +423,8 @@ class Opinion:
         that, or when the classifier is less sure, a value it reads as another
         (``net_doubt``) is put in doubt. A die the pips read in doubt is
         settled when the classifier is fairly sure of the same value, or when the top face
-        alone reads as another it is fairly sure of; one still in doubt shows the
+        alone reads as another it is fairly sure of, or its grid does with that value's
+        layout laid on two of its pips (:meth:`_laid`); one still in doubt shows the
         classifier's value when it is the likelier, unless that value needs a pip on the
         face's blank centre (:meth:`_centre_blank`).
         """
@@ -479,6 +480,8 @@ class Opinion:
                     die.confidence = float(p[die.value])
                 elif value != die.value and float(p[value]) >= st.fairly_sure:
                     face = self._top_face(die, value)  # sure of another: do the top's agree?
+                    if face is None:  # ... or its grid, with that face's layout laid on it?
+                        face = self._laid(die, value, dice)
                     if face is not None:
                         take(die, face, float(p[value]))
                         die.problem = None
@@ -535,6 +538,17 @@ class Opinion:
             if face.problem is None and face.value == value:
                 return face
         return None
+
+    def _laid(self, die: Die, value: int, dice: list[Die]) -> Die | None:
+        """``die`` read again as ``value`` with that face's layout laid on its pips
+        (:func:`~dicetray.vision.pipcheck.read_laid`), when the face so read passes every
+        check among the frame's other ``dice``; else None."""
+        face = read_laid(self.sc, die, value)
+        if face is None:
+            return None
+        face.found = die.found
+        check(self.sc, [face], among=[*(d for d in dice if d is not die), face])
+        return face if face.problem is None and face.value == value else None
 
     def _centred(self, die: Die) -> bool:
         """Whether a face's fit is centred on its find (``centred``)."""

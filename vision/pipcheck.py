@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from dicetray.vision.layouts import fit_layout, value_of_spots
+from dicetray.vision.layouts import GRID, LAYOUTS, LayoutFit, fit_layout, value_of_spots
 from dicetray.vision.measure import median, roundness, sample
 from dicetray.vision.pipfaces import Die, Doubt, doubt, shown_edge
 from dicetray.vision.pipscene import Scene
 from dicetray.vision.reading import Reason
 
-__all__ = ["check", "dice_size", "like_size", "side_faces", "spots"]
+__all__ = ["check", "dice_size", "like_size", "read_laid", "side_faces", "spots"]
 
 
 def check(sc: Scene, dice: list[Die], among: list[Die] | None = None) -> None:
@@ -203,3 +203,61 @@ def side_faces(sc: Scene, dice: list[Die]) -> None:
             # (nearer their ovalness than its partner's): a 1's pip on the top face and a
             # side face's just past its edge
             doubt(die, Doubt.SIDE_PIP)
+
+
+def read_laid(sc: Scene, die: Die, value: int) -> Die | None:
+    """``die`` read again as ``value`` (a second opinion's) with that face's layout laid
+    on two of its pips, or None. Where the finder missed some of a face's pips (large
+    pips on a marbled face, a pip run together with a side face's) or took a side face's
+    pip or a mark for one, the pips it found make another face or none, but the top
+    face's grid still shows every pip and no mark.
+
+    The pips tried are the die's own and those of its colour within a half edge of its
+    find's centre (the nearest ``subset_pips``); each pair of them is taken for each pair
+    of the layout's pips, which places the layout (a turn and a scale), and a placement
+    counts when it is of the find's size (``offset_band``), centred on it (``beside``)
+    and read as any face's grid is (:func:`check`): every layout spot a pip (``spot_on``)
+    and every other spot blank face (``spot_off``). Of those, the one whose spots part
+    widest is the face, its pips those found on its spots; it is then checked as any
+    face is. Not for a 1 (one pip places no grid), nor a value the tray's dice were seen
+    to draw otherwise (their learnt grid reads it). Only for a value a second opinion
+    gives: laid every way, some layout fits most pairs of marks."""
+    cand = die.found
+    if (cand is None or value < 2
+            or (sc.layouts is not None and value in dict(sc.layouts.faces))):
+        return None
+    p, st = sc.pips, sc.st
+    centre, a, dist = sc.on_find(cand)
+    pool = np.union1d(np.asarray(die.pips, np.intp),
+                      np.flatnonzero((p.dark == die.dark) & (dist <= st.half_edge * a)))
+    pool = pool[np.argsort(dist[pool], kind="stable")][:st.subset_pips]
+    layout = LAYOUTS[value]
+    # points as complex numbers: the map from the face's frame to the image, a turn and a
+    # scale, is then a multiplication (and a shift)
+    at = p.x[pool] + 1j * p.y[pool]
+    spot = layout[:, 0] + 1j * layout[:, 1]
+    i, j = np.nonzero(~np.eye(len(pool), dtype=bool))  # every pair of pips ...
+    k, m = np.nonzero(~np.eye(len(spot), dtype=bool))  # ... on every pair of spots
+    turn = (at[j] - at[i])[:, None] / (spot[m] - spot[k])[None, :]
+    mid = at[i][:, None] - turn * spot[k][None, :]
+    size = np.abs(turn) / a
+    placed = ((st.offset_band[0] <= size) & (size <= st.offset_band[1])
+              & (np.abs(mid - complex(*centre)) <= st.beside * a))
+    on_layout = (GRID[:, None, :] == layout[None, :, :]).all(axis=2).any(axis=1)
+    h, w = sc.work.shape[:2]
+    best, widest = None, -np.inf
+    for r, c in zip(*np.nonzero(placed), strict=True):
+        z, o = turn[r, c], mid[r, c]
+        fit = LayoutFit(value, np.array([o.real, o.imag]),
+                        np.array([[z.real, -z.imag], [z.imag, z.real]]), 0.0)
+        grid, pips = fit.grid(), fit.pips()
+        if grid.min() < 0 or (grid[:, 0] > w - 1).any() or (grid[:, 1] > h - 1).any():
+            continue
+        on = np.hypot(p.x[pool][:, None] - pips[None, :, 0],
+                      p.y[pool][:, None] - pips[None, :, 1]).min(axis=1) <= p.d[pool] / 2
+        face = Die(value, fit, abs(z), pool[on].tolist(), die.dark, 1.0)
+        contrast = _near_spots(sc, face, spots(sc, face))
+        low, high = float(contrast[on_layout].min()), float(contrast[~on_layout].max())
+        if low >= st.spot_on and high <= st.spot_off and low - high > widest:
+            best, widest = face, low - high
+    return best
