@@ -243,11 +243,17 @@ def read_laid(sc: Scene, die: Die, value: int) -> Die | None:
     size = np.abs(turn) / a
     placed = ((st.offset_band[0] <= size) & (size <= st.offset_band[1])
               & (np.abs(mid - complex(*centre)) <= st.beside * a))
+    # one placement each: a layout turned half round (a 4's or 5's, a quarter) is itself,
+    # and so is a pair of pips taken in the other order
+    turns, mids = turn[placed], mid[placed]
+    same = (turns / a) ** (4 if value in (4, 5) else 2)
+    _, first = np.unique(np.round(np.stack([mids.real, mids.imag, same.real, same.imag]), 2),
+                         axis=1, return_index=True)
+    first.sort()
     on_layout = (GRID[:, None, :] == layout[None, :, :]).all(axis=2).any(axis=1)
     h, w = sc.work.shape[:2]
     best, widest = None, -np.inf
-    for r, c in zip(*np.nonzero(placed), strict=True):
-        z, o = turn[r, c], mid[r, c]
+    for z, o in zip(turns[first], mids[first], strict=True):
         fit = LayoutFit(value, np.array([o.real, o.imag]),
                         np.array([[z.real, -z.imag], [z.imag, z.real]]), 0.0)
         grid, pips = fit.grid(), fit.pips()
