@@ -5,17 +5,20 @@ answer is weighed against the pips'.
 A find it calls no die (a key, a plug, a coin) is dropped unless the frame cuts it; one
 the frame cuts on which it reads no face refuses the roll without showing a value; where
 it reads another value than the pips, the die is read again from its top face alone (a
-slanted view's side-face pip left out) and, if that does not settle it, refused; a face
-the pips read in doubt it settles when it is sure of their value, or of another that the
-top face alone reads as; a lone spot on a faint find is no die unless it is sure of the 1;
-a die the pips could not read it reads alone when sure, and a find without pips it calls
-a moving or leaning die is refused, and one it reads unsurely is shown in doubt when it
+slanted view's side-face pip left out) or with that value's layout laid on its grid
+(pips the finder missed or ran together added, none it read dropped) and, if that does
+not settle it, refused; a face the pips read in doubt it settles when it is sure of
+their value, or of another that the top face alone, or its grid with that layout laid on
+it, reads as; a lone spot on a faint find is no die unless it is sure of the 1; a die
+the pips could not read it reads alone when sure, and a find without pips it calls a
+moving or leaning die is refused, and one it reads unsurely is shown in doubt when it
 looks like the dice read (:mod:`dicetray.vision.kinship`); so is a find the detector
 scores too low to keep that is smeared one way and that it is sure shows no face (a die
 blurred mid-tumble). Where it reads two or more clean faces of a frame otherwise and the
 top faces' pips bear out none of its values, it is not reading these dice: its
 disagreement is set aside there, and so it is against a clean face whose pips fit a
-layout the calibration learnt from the tray's own dice where that is unlike the usual one.
+layout the calibration learnt from the tray's own dice where that is unlike the usual
+one.
 """
 
 from __future__ import annotations
@@ -419,8 +422,11 @@ class Opinion:
         sees another face there), and so is one on a find far smaller than the others
         (``speck``); one that looks like the dice read is shown in doubt, or read when the
         classifier is fairly sure of the 1. A value the classifier is fairly sure is another
-        (``fairly_sure``) is read again from the top face alone (:meth:`_top_face`); failing
-        that, or when the classifier is less sure, a value it reads as another
+        (``fairly_sure``) is read again from the top face alone (:meth:`_top_face`) or, failing
+        that, from its grid with that value's layout laid on two of its pips (:meth:`_laid`)
+        where the face so read keeps every pip the die was read with (the 6 whose close
+        columns the finder ran into a 3's pips; never a 2 laid small on two of a 4's);
+        failing that, or when the classifier is less sure, a value it reads as another
         (``net_doubt``) is put in doubt. A die the pips read in doubt is
         settled when the classifier is fairly sure of the same value, or when the top face
         alone reads as another it is fairly sure of, or its grid does with that value's
@@ -510,7 +516,14 @@ class Opinion:
             # else a die it calls unreadable or no die is left to the pips: on real photos
             # an angled view of a flat die can look like a leaning one
             if float(p[die.value]) < st.net_doubt and best not in (_UNREADABLE, _NONE):
-                face = self._top_face(die, best) if float(p[best]) >= st.fairly_sure else None
+                face = None
+                if float(p[best]) >= st.fairly_sure:
+                    face = self._top_face(die, best)
+                    if face is None:  # the pips missed some of its face's: laid, it
+                        # may add pips, never drop one the die was read with
+                        laid = self._laid(die, best, dice)
+                        if laid is not None and set(die.pips) <= set(laid.pips):
+                            face = laid
                 if face is not None:  # the pips took in a side face's: they read as it does
                     take(die, face, float(p[best]))
                     continue
