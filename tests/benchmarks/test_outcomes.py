@@ -41,10 +41,10 @@ def test_a_changed_outcome_is_counted_and_named(
     old.write_text(row("a", "refused", []) + row("b", "right", [6]))
     new.write_text(row("a", "wrong", [3]) + row("b", "right", [6]))
     main(["compare", str(old), str(new)])
-    out = capsys.readouterr().out
-    assert "| g | untold | 1 / 1 / 0 | 1 / 0 / 1 **changed** |" in out
-    assert "g a untold: refused [] '' -> wrong [3] '' (true [6])" in out
-    assert "2 readings compared, 1 changed" in out
+    lines = capsys.readouterr().out.splitlines()
+    assert {"| g | untold | 1 / 1 / 0 | 1 / 0 / 1 **changed** |",
+            "  g a untold: refused [] '' -> wrong [3] '' (true [6])",
+            "2 readings compared, 1 changed"} <= set(lines)
 
 
 def test_a_group_of_no_known_kind_is_refused_before_reading(tmp_path: Path) -> None:
