@@ -40,6 +40,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 WAYS = ("untold", "told")
+#: The kinds of group, each the first part of a group's name.
+KINDS = ("real", "cut", "tray", "crowd", "hard")
+#: How far every die but the cut one stays from the edge of a cut real photo, a share of
+#: its box's side (as ``benchmarks/cut_photos.py``: matteop65's boxes frame the top face).
+CUT_MARGIN = 0.25
 #: The crowded pips of ``crowd:`` groups: diameter and corner spacing, shares of the edge.
 CROWDED = (0.17, 0.19)
 
@@ -61,7 +66,7 @@ def frames(group: str) -> Iterator[tuple[str, Any, tuple[int, ...], bool]]:
                 raise OSError(f"cannot decode {photo.path}")
             if kind == "cut":
                 frame = cut_through(frame, [b[:4] for b in outlined[photo.path]],
-                                    float(args[1]), 0.25)
+                                    float(args[1]), CUT_MARGIN)
                 if frame is None:
                     continue
             yield photo.name, frame, tuple(photo.values), kind == "cut"
@@ -87,7 +92,7 @@ def frames(group: str) -> Iterator[tuple[str, Any, tuple[int, ...], bool]]:
                 int(args[1]), seed=int(args[0]), hard=True, image_size=(640, 480))):
             yield f"frame {i}", frame, tuple(truth.values), not truth.readable
     else:
-        raise ValueError(f"no group kind {kind!r} (real, cut, tray, crowd, hard)")
+        raise ValueError(f"no group kind {kind!r} ({', '.join(KINDS)})")
 
 
 def save(path: Path, groups: list[str]) -> None:
@@ -119,26 +124,23 @@ def _load(path: Path) -> dict[tuple[str, str, str], dict[str, Any]]:
 def compare(before: Path, after: Path) -> int:
     """Print the two files' outcomes side by side; the number of readings that changed."""
     old, new = _load(before), _load(after)
-    groups = list(dict.fromkeys(k[0] for k in old if k in new))
+    shared = [k for k in old if k in new]  # the readings both files hold
+    counts = [Counter((k[0], k[2], rows[k]["outcome"]) for k in shared) for rows in (old, new)]
     print("| group | way | before | after |\n| --- | --- | --- | --- |")
-    for group in groups:
+    for group in dict.fromkeys(k[0] for k in shared):
         for way in WAYS:
-            cells = []
-            for rows in (old, new):
-                c = Counter(r["outcome"] for k, r in rows.items()
-                            if k[0] == group and k[2] == way and k in old and k in new)
-                cells.append(f"{c['right']} / {c['refused']} / {c['wrong']}")
+            cells = [" / ".join(str(c[group, way, o]) for o in ("right", "refused", "wrong"))
+                     for c in counts]
             mark = "" if cells[0] == cells[1] else " **changed**"
             print(f"| {group} | {way} | {cells[0]} | {cells[1]}{mark} |")
     changed = 0
-    for key in old:
-        if key in new and (old[key]["outcome"], old[key]["values"]) != (
-                new[key]["outcome"], new[key]["values"]):
+    for key in shared:
+        a, b = old[key], new[key]
+        if (a["outcome"], a["values"]) != (b["outcome"], b["values"]):
             changed += 1
-            a, b = old[key], new[key]
             print(f"  {' '.join(key)}: {a['outcome']} {a['values']} {a['reason']!r} -> "
                   f"{b['outcome']} {b['values']} {b['reason']!r} (true {b['truth']})")
-    print(f"{sum(k in new for k in old)} readings compared, {changed} changed")
+    print(f"{len(shared)} readings compared, {changed} changed")
     return changed
 
 
@@ -154,8 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.command == "save":
         for group in args.groups:  # a wrong name fails before an hour of reading
-            if group.split(":")[0] not in ("real", "cut", "tray", "crowd", "hard"):
-                ap.error(f"no group kind in {group!r} (real, cut, tray, crowd, hard)")
+            if group.split(":")[0] not in KINDS:
+                ap.error(f"no group kind in {group!r} ({', '.join(KINDS)})")
         save(args.out, args.groups)
         return 0
     compare(args.before, args.after)

@@ -485,9 +485,7 @@ class Opinion:
                     die.problem = None  # the pips' doubt settled: the classifier is sure
                     die.confidence = float(p[die.value])
                 elif value != die.value and float(p[value]) >= st.fairly_sure:
-                    face = self._top_face(die, value)  # sure of another: do the top's agree?
-                    if face is None:  # ... or its grid, with that face's layout laid on it?
-                        face = self._laid(die, value, dice)
+                    face = self._read_again(die, value, dice)  # sure of another: agreed?
                     if face is not None:
                         take(die, face, float(p[value]))
                         die.problem = None
@@ -516,14 +514,8 @@ class Opinion:
             # else a die it calls unreadable or no die is left to the pips: on real photos
             # an angled view of a flat die can look like a leaning one
             if float(p[die.value]) < st.net_doubt and best not in (_UNREADABLE, _NONE):
-                face = None
-                if float(p[best]) >= st.fairly_sure:
-                    face = self._top_face(die, best)
-                    if face is None:  # the pips missed some of its face's: laid, it
-                        # may add pips, never drop one the die was read with
-                        laid = self._laid(die, best, dice)
-                        if laid is not None and set(die.pips) <= set(laid.pips):
-                            face = laid
+                face = (self._read_again(die, best, dice, keep_pips=True)
+                        if float(p[best]) >= st.fairly_sure else None)
                 if face is not None:  # the pips took in a side face's: they read as it does
                     take(die, face, float(p[best]))
                     continue
@@ -532,6 +524,20 @@ class Opinion:
                 if self._likelier(p, best, die.value) and not self._centre_blank(die, best):
                     die.value = best
         return dice
+
+    def _read_again(self, die: Die, value: int, dice: list[Die], *,
+                    keep_pips: bool = False) -> Die | None:
+        """``die`` read again as ``value``: from its top face alone (:meth:`_top_face`),
+        or else with that value's layout laid on its grid (:meth:`_laid`); None where
+        neither reads so. With ``keep_pips`` (a face the pips read clean) the laid face
+        only where it keeps every pip the die was read with: laying may add the pips the
+        finder missed or ran together, never drop one it read."""
+        face = self._top_face(die, value)
+        if face is None:
+            face = self._laid(die, value, dice)
+            if face is not None and keep_pips and not set(die.pips) <= set(face.pips):
+                face = None
+        return face
 
     def _top_face(self, die: Die, value: int) -> Die | None:
         """``die`` read again as ``value`` from its top face alone, or None: from the pips
