@@ -14,6 +14,17 @@ A find left out of the answer gets a dashed outline of its own colour and its re
 >>> clip = Reading("ok", "", (), left_out=(LeftOut(120.0, 30.0, 24.0, "unlike"),))
 >>> tuple(int(v) for v in annotate(frame, clip)[30, 108]) == LEFT_OUT_COLOUR
 True
+
+So does a die seen but not read, in the unsure colour, with "?" and its problem's word;
+a die read whose value is in doubt has "?" after its value:
+
+>>> from dicetray.vision.reading import UnreadDie
+>>> leaning = Reading("unsure", "cocked: die at (40, 60) is not flat", (),
+...                   unread=(UnreadDie(40.0, 60.0, 30.0, "cocked: die at (40, 60) is not flat"),))
+>>> tuple(int(v) for v in annotate(frame, leaning)[60, 25]) == UNSURE_COLOUR
+True
+>>> label(DieReading(4, 0.0, 0.0, 0.0, "unknown", 0.4, 9.0, "ambiguous: pips in doubt"))
+'4? 0.40'
 """
 
 from __future__ import annotations
@@ -23,9 +34,9 @@ import math
 import cv2
 import numpy as np
 
-from dicetray.vision.reading import Reading
+from dicetray.vision.reading import DieReading, Reading, kind_of
 
-__all__ = ["LEFT_OUT_COLOUR", "annotate"]
+__all__ = ["LEFT_OUT_COLOUR", "UNSURE_COLOUR", "annotate", "label"]
 
 OK_COLOUR = (60, 200, 60)
 UNSURE_COLOUR = (40, 140, 255)
@@ -43,20 +54,15 @@ def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
     for die in reading.dice:
         box = cv2.boxPoints(((die.x, die.y), (die.size, die.size), die.angle))
         cv2.polylines(out, [np.rint(box).astype(np.int32)], True, colour, thick)
-        label = f"{die.value} {die.confidence:.2f}"
-        (w, h), base = cv2.getTextSize(label, FONT, scale, thick)
-        reach = die.size / 2 * math.sqrt(2) + 4  # past the box, however it is turned
-        y = die.y - reach if die.y - reach - h - 3 >= 0 else die.y + reach + h
-        x = min(max(3.0, die.x - die.size / 2), out.shape[1] - w - 4.0)
-        _text(out, label, (round(x), round(min(y, out.shape[0] - base - 2))), colour, scale,
-              thick)
-    for find in reading.left_out:
-        _dashed_square(out, find.x, find.y, find.size, LEFT_OUT_COLOUR, thick)
-        label = str(find.why)
-        (w, h), base = cv2.getTextSize(label, FONT, 0.8 * scale, thick)
-        x = min(max(3.0, find.x - find.size / 2), out.shape[1] - w - 4.0)
-        y = min(find.y + find.size / 2 + h + 4, out.shape[0] - base - 2)
-        _text(out, label, (round(x), round(max(y, h + 3))), LEFT_OUT_COLOUR, 0.8 * scale, thick)
+        _label(out, label(die), die.x, die.y, die.size, colour, scale, thick, above=True)
+    # a die not read is labelled above its box, as a die read is; a find left out below
+    marks = [(d.x, d.y, d.size, f"? {kind_of(d.problem)}", UNSURE_COLOUR, scale, True)
+             for d in reading.unread]
+    marks += [(f.x, f.y, f.size, str(f.why), LEFT_OUT_COLOUR, 0.8 * scale, False)
+              for f in reading.left_out]
+    for x, y, size, text, tint, text_scale, above in marks:
+        _dashed_square(out, x, y, size, tint, thick)
+        _label(out, text, x, y, size, tint, text_scale, thick, above=above)
     status = "ok " + " ".join(map(str, reading.values)) if reading.ok else reading.reason
     y = 4
     for line in _wrap(status, out.shape[1] - 16, scale, thick):
@@ -64,6 +70,27 @@ def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
         y += h + 8
         _text(out, line, (8, y), colour, scale, thick)
     return out
+
+
+def label(die: DieReading) -> str:
+    """What is written beside a die read: its value (with "?" when it is in doubt) and
+    how sure the reader is of it."""
+    return f"{die.value}{'?' if die.problem else ''} {die.confidence:.2f}"
+
+
+def _label(out: np.ndarray, text: str, x: float, y: float, size: float,
+           colour: tuple[int, int, int], scale: float, thick: int, *, above: bool) -> None:
+    """``text`` beside the box ``size`` wide centred on (x, y): ``above`` it where there is
+    room (past its corners, however it is turned), else below, kept inside the frame."""
+    (w, h), base = cv2.getTextSize(text, FONT, scale, thick)
+    if above:
+        reach = size / 2 * math.sqrt(2) + 4
+        ty = y - reach if y - reach - h - 3 >= 0 else y + reach + h
+    else:
+        ty = y + size / 2 + h + 4
+    tx = min(max(3.0, x - size / 2), out.shape[1] - w - 4.0)
+    ty = max(min(ty, out.shape[0] - base - 2), h + 3)
+    _text(out, text, (round(tx), round(ty)), colour, scale, thick)
 
 
 def _dashed_square(out: np.ndarray, x: float, y: float, size: float,

@@ -11,9 +11,24 @@ it is ``unsure`` and its ``reason`` starts with one of :data:`REASONS` followed 
 >>> roll.ok, [d.value for d in roll.in_zone("ledge")]
 (True, [2])
 >>> roll.to_json("roll.png")["dice"][0]
-{'value': 5, 'x': 120.0, 'y': 80.5, 'confidence': 0.93, 'angle': 12.0, 'zone': 'tray', 'size': 48.0}
+{'value': 5, 'x': 120.0, 'y': 80.5, 'confidence': 0.93, 'angle': 12.0, 'zone': 'tray',
+ 'size': 48.0, 'problem': ''}
 >>> Reading("unsure", "blur: frame too blurred (sharpness 0.21)", ()).ok
 False
+
+An unsure reading says which dice it doubts: a die read whose value is in doubt carries
+its ``problem`` (a reason of its own, as the roll's), and a die seen but not read at all
+(leaning, smeared, cut by the frame's edge) is kept as an :class:`UnreadDie`, so a user
+sees every die the roll was refused for, not only the one the reason names:
+
+>>> leaning = UnreadDie(60.0, 90.0, 40.0, "cocked: die at (60, 90) is not flat")
+>>> doubted = DieReading(4, 30.0, 20.0, 0.0, "unknown", 0.41, 40.0,
+...                      problem="ambiguous: die at (30, 20) is read too unsurely to answer")
+>>> roll = Reading("unsure", leaning.problem, (doubted,), unread=(leaning,)).to_json()
+>>> roll["unread"]
+[{'x': 60.0, 'y': 90.0, 'size': 40.0, 'problem': 'cocked: die at (60, 90) is not flat'}]
+>>> roll["dice"][0]["problem"][:9]
+'ambiguous'
 
 Every find of the detector that the answer leaves out is kept too, with why (a key, a
 clip on the tray's rim, a knot in the wood), so a user can see what was passed by:
@@ -26,7 +41,7 @@ clip on the tray's rim, a knot in the wood), so a user can see what was passed b
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -39,8 +54,10 @@ __all__ = [
     "Reading",
     "Reason",
     "Status",
+    "UnreadDie",
     "Why",
     "Zone",
+    "kind_of",
 ]
 
 Status = Literal["ok", "unsure"]
@@ -48,6 +65,8 @@ Zone = Literal["tray", "ledge", "unknown"]
 
 STATUSES: tuple[str, ...] = ("ok", "unsure")
 ZONES: tuple[str, ...] = ("tray", "ledge", "unknown")
+
+
 class Reason(StrEnum):
     """Why a reading is ``unsure``: the leading word of its reason."""
 
@@ -71,7 +90,8 @@ class DieReading:
     ``x``, ``y`` are the centre of its top face in the original image's pixels;
     ``angle`` is the face's rotation in degrees in ``[0, 90)``; ``size`` its edge
     length in pixels; ``zone`` is ``"tray"``, ``"ledge"`` or ``"unknown"`` (no
-    calibration); ``confidence`` is in ``[0, 1]``.
+    calibration); ``confidence`` is in ``[0, 1]``; ``problem`` is why its value is in
+    doubt, a reason as an unsure reading's (``""``: read cleanly).
 
     >>> DieReading(7, 0, 0, 0, "tray", 1.0, 10)
     Traceback (most recent call last):
@@ -86,8 +106,10 @@ class DieReading:
     zone: str
     confidence: float
     size: float
+    problem: str = ""
 
     def __post_init__(self) -> None:
+        _check_problem(self.problem, blank=True)
         if isinstance(self.value, bool) or not 1 <= int(self.value) <= 6:
             raise ValueError(f"die value must be 1..6, got {self.value}")
         if self.zone not in ZONES:
@@ -107,7 +129,49 @@ class DieReading:
             "angle": round(float(self.angle), 1),
             "zone": self.zone,
             "size": round(float(self.size), 1),
+            "problem": self.problem,
         }
+
+
+@dataclass(frozen=True)
+class UnreadDie:
+    """A die seen but not read (leaning, smeared, cut by the frame's edge, no face that
+    can be read): where its top face is (original image px), how large, and its
+    ``problem``, a reason as an unsure reading's.
+
+    >>> UnreadDie(1.0, 2.0, 3.0, "sleepy: dozed off")
+    Traceback (most recent call last):
+    ...
+    ValueError: a problem must start with one of wrong-count, cocked, ...; got 'sleepy: dozed off'
+    """
+
+    x: float
+    y: float
+    size: float
+    problem: str
+
+    def __post_init__(self) -> None:
+        _check_problem(self.problem, blank=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """This die as a plain JSON-ready dict."""
+        return {"x": round(float(self.x), 1), "y": round(float(self.y), 1),
+                "size": round(float(self.size), 1), "problem": self.problem}
+
+
+def kind_of(reason: str) -> str:
+    """The leading word of an unsure ``reason`` (one of :data:`REASONS`), ``""`` for none.
+
+    >>> kind_of("edge: die cut by the frame at (3, 40)"), kind_of("ok")
+    ('edge', '')
+    """
+    return next((w for w in REASONS if reason.startswith(w)), "")
+
+
+def _check_problem(problem: str, *, blank: bool) -> None:
+    if (problem or not blank) and not kind_of(problem):
+        raise ValueError(f"a problem must start with one of {', '.join(REASONS)}; "
+                         f"got {problem!r}")
 
 
 class Why(StrEnum):
@@ -161,7 +225,7 @@ class Reading:
     one of :data:`REASONS` plus detail (e.g. ``"cocked: die at (310, 200) leans"``).
     ``dice`` holds every die found (also when unsure, as far as it could be read);
     ``ms`` is the time spent reading; ``left_out`` the finds not taken for dice, with why
-    (:class:`LeftOut`).
+    (:class:`LeftOut`); ``unread`` the dice seen but not read (:class:`UnreadDie`).
 
     >>> Reading("ok", "oops", ())
     Traceback (most recent call last):
@@ -178,10 +242,12 @@ class Reading:
     dice: tuple[DieReading, ...] = field(default_factory=tuple)
     ms: float = 0.0
     left_out: tuple[LeftOut, ...] = field(default_factory=tuple)
+    unread: tuple[UnreadDie, ...] = field(default_factory=tuple)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.left_out, tuple):
-            object.__setattr__(self, "left_out", tuple(self.left_out))
+        for name in ("left_out", "unread"):
+            if not isinstance(getattr(self, name), tuple):
+                object.__setattr__(self, name, tuple(getattr(self, name)))
         if self.status not in STATUSES:
             raise ValueError(f"status must be 'ok' or 'unsure', got {self.status!r}")
         if not isinstance(self.dice, tuple):
@@ -210,7 +276,7 @@ class Reading:
         >>> Reading("unsure", "edge: die cut by the frame at (3, 40)", ()).kind
         'edge'
         """
-        return next((w for w in REASONS if self.reason.startswith(w)), "")
+        return kind_of(self.reason)
 
     def in_zone(self, zone: str) -> tuple[DieReading, ...]:
         """The dice read in ``zone`` (``"tray"``, ``"ledge"`` or ``"unknown"``)."""
@@ -220,14 +286,15 @@ class Reading:
 
     def with_ms(self, ms: float) -> Reading:
         """A copy of this reading with its timing set."""
-        return Reading(self.status, self.reason, self.dice, float(ms), self.left_out)
+        return replace(self, ms=float(ms))
 
     def to_json(self, image: str | None = None) -> dict[str, Any]:
-        """This reading as a JSON-ready dict: image, status, reason, dice, ms, left_out.
+        """This reading as a JSON-ready dict: image, status, reason, dice, ms, left_out,
+        unread.
 
         >>> Reading("unsure", "no-dice: nothing die-like", (), 1.234).to_json()
         {'image': None, 'status': 'unsure', 'reason': 'no-dice: nothing die-like',
-         'dice': [], 'ms': 1.23, 'left_out': []}
+         'dice': [], 'ms': 1.23, 'left_out': [], 'unread': []}
         """
         return {
             "image": image,
@@ -236,4 +303,5 @@ class Reading:
             "dice": [d.to_json() for d in self.dice],
             "ms": round(float(self.ms), 2),
             "left_out": [f.to_json() for f in self.left_out],
+            "unread": [d.to_json() for d in self.unread],
         }

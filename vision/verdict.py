@@ -17,7 +17,7 @@ from dicetray.vision.detector import Candidate
 from dicetray.vision.measure import cut
 from dicetray.vision.pipfaces import Die, Doubt, shown_edge
 from dicetray.vision.pipscene import Scene, smeared
-from dicetray.vision.reading import DieReading, LeftOut, Reading, Reason, Why
+from dicetray.vision.reading import DieReading, LeftOut, Reading, Reason, UnreadDie, Why
 
 __all__ = ["REASON_ORDER", "UNSURE_READ", "verdict"]
 
@@ -89,18 +89,21 @@ def verdict(sc: Scene, found: list[Die], unread: list[Die], guessed: list[Die],
             zone=zone(calibration, float(die.fit.centre[0]) / s, float(die.fit.centre[1]) / s),
             confidence=die.confidence,
             size=shown_edge(sc, die),
+            problem=_problem(die, s),
         )
         for die in sorted((*found, *guessed), key=lambda d: (d.fit.centre[1], d.fit.centre[0]))
     )
+    not_read = tuple(
+        UnreadDie(float(die.fit.centre[0]) / s, float(die.fit.centre[1]) / s,
+                  die.found.size if die.found is not None else shown_edge(sc, die),
+                  _problem(die, s))
+        for die in sorted(unread, key=lambda d: (d.fit.centre[1], d.fit.centre[0]))
+        if die.problem)
     reason = ""
     problems = [die for die in (*found, *unread) if die.problem]
     if problems:
         kind = min((d.problem for d in problems if d.problem), key=REASON_ORDER.index)
-        die = next(d for d in problems if d.problem == kind)
-        where = f"({die.fit.centre[0] / s:.0f}, {die.fit.centre[1] / s:.0f})"
-        detail = die.detail or (_DOUBTS[die.doubt] if kind is Reason.AMBIGUOUS and die.doubt
-                                else _USUAL[kind])
-        reason = f"{kind}: {detail.format(where=where)}"
+        reason = _problem(next(d for d in problems if d.problem == kind), s)
     elif told is not None and count != told:
         reason = f"{Reason.WRONG_COUNT}: expected {told} dice, found {count}"
         if guessed:
@@ -113,4 +116,15 @@ def verdict(sc: Scene, found: list[Die], unread: list[Die], guessed: list[Die],
         LeftOut(c.x, c.y, c.size, why.get(c, Why.FAINT if c.score < st.keep_find else Why.BARE))
         for c in finds if c not in shown)
     ms = (time.perf_counter() - start) * 1000
-    return Reading("unsure" if reason else "ok", reason, readings, ms, passed_by)
+    return Reading("unsure" if reason else "ok", reason, readings, ms, passed_by, not_read)
+
+
+def _problem(die: Die, s: float) -> str:
+    """Why the roll is refused for ``die`` (a reason, its place in frame px at the scale
+    ``s`` read), ``""`` when it is not."""
+    if not die.problem:
+        return ""
+    where = f"({die.fit.centre[0] / s:.0f}, {die.fit.centre[1] / s:.0f})"
+    detail = die.detail or (_DOUBTS[die.doubt] if die.problem is Reason.AMBIGUOUS and die.doubt
+                            else _USUAL[die.problem])
+    return f"{die.problem}: {detail.format(where=where)}"

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from dicetray.vision import DieReading, Reading
-from dicetray.vision.reading import REASONS, LeftOut, Why
+from dicetray.vision.reading import REASONS, LeftOut, UnreadDie, Why
 
 
 def _die(value: int, zone: str = "tray") -> DieReading:
@@ -44,7 +44,10 @@ def test_bad_dice_are_refused(bad: dict) -> None:
 
 
 def test_json_round_trips_through_text() -> None:
-    roll = Reading("unsure", "edge: die cut at (3, 4)", (_die(3),), 2.5).with_ms(3.25)
+    doubted = DieReading(3, 10.0, 20.0, 5.0, "tray", 0.8, 30.0, "ambiguous: in doubt")
+    smeared = UnreadDie(40.04, 50.0, 31.26, "blur: die at (40, 50) is moving")
+    roll = Reading("unsure", "edge: die cut at (3, 4)", (doubted,), 2.5,
+                   unread=[smeared]).with_ms(3.25)
     data = json.loads(json.dumps(roll.to_json("a.png")))
     assert data == {
         "image": "a.png",
@@ -59,11 +62,25 @@ def test_json_round_trips_through_text() -> None:
                 "angle": 5.0,
                 "zone": "tray",
                 "size": 30.0,
+                "problem": "ambiguous: in doubt",
             }
         ],
         "ms": 3.25,
         "left_out": [],
+        "unread": [{"x": 40.0, "y": 50.0, "size": 31.3,
+                    "problem": "blur: die at (40, 50) is moving"}],
     }
+
+
+@pytest.mark.parametrize("problem", ["", "odd", "in doubt: ambiguous"])
+def test_a_die_not_read_needs_a_problem_a_die_read_may_have_none(problem: str) -> None:
+    with pytest.raises(ValueError, match="must start with one of"):
+        UnreadDie(1.0, 1.0, 1.0, problem)
+    if problem:
+        with pytest.raises(ValueError, match="must start with one of"):
+            DieReading(3, 1.0, 1.0, 0.0, "tray", 0.5, 10.0, problem)
+    else:
+        assert DieReading(3, 1.0, 1.0, 0.0, "tray", 0.5, 10.0, problem).to_json()["problem"] == ""
 
 
 def test_the_finds_left_out_are_in_the_json_with_why_and_survive_the_timing() -> None:

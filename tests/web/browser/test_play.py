@@ -23,6 +23,9 @@ from helpers import (
 )
 from playwright.sync_api import Page, expect
 
+from dicetray.firmware.table import start_thread
+from dicetray.web.app import Serving, create_app
+
 
 def _score_best(page: Page) -> None:
     """Score the option worth most (a zero asks first: say yes)."""
@@ -395,3 +398,39 @@ def test_a_phone_whose_live_stream_broke_reconnects_and_catches_up(served, phone
     # page fetches what it missed
     expect(bo.locator("#sheet tr[data-box=chance] .filled")).to_have_count(1)
     expect(bo.locator("#live")).to_have_attribute("data-state", "live")
+
+
+@pytest.fixture
+def blurred_tray(sim_tray):
+    """A simulated tray whose camera shows a rendered frame with one die still moving (the
+    real recognizer reads it: four dice read, the fifth seen but smeared)."""
+    from dicetray.vision import read
+    from dicetray.vision.render import render_dataset
+
+    frame, truth = list(render_dataset(11, seed=2026, hard=True, image_size=(640, 480)))[10]
+    assert sum(d.blurred for d in truth.dice) == 1
+
+    def reader(_camera_frame, calibration=None, **options):
+        return read(frame, None, **options)
+
+    tray = sim_tray(seed=21, code=CODE, run=start_thread, reader=reader)
+    app = create_app(tray.table, secret_key=b"pages-test" * 4)
+    serving = Serving(app, host="127.0.0.1", port=0, threads=32)
+    try:
+        yield f"http://127.0.0.1:{serving.port}", tray
+    finally:
+        serving.stop()
+
+
+def test_the_help_snapshot_marks_the_die_seen_but_not_read(blurred_tray, phone):
+    url, tray = blurred_tray
+    ann = seated(phone(), url)
+    assert roll_to_rest(ann) == "needs-help"
+    reading = tray.table.reading
+    assert [u["problem"].split(":")[0] for u in reading["unread"]] == ["blur"]
+    marks = ann.locator("#help .snapshot-marks g")
+    expect(marks).to_have_count(len(reading["dice"]) + 1)
+    # the die not read is marked unsure with a question mark, and says why on hover
+    unread = ann.locator("#help .snapshot-marks g.unsure", has_text="?")
+    expect(unread).to_have_count(1)
+    expect(unread.locator("title")).to_have_text(reading["unread"][0]["problem"])

@@ -15,9 +15,18 @@ export function frameFigure(reading) {
     if (!w || !hgt) return;
     const svg = s("svg", { viewBox: `0 0 ${w} ${hgt}`, class: "snapshot-marks", "aria-hidden": "true" });
     const r = Math.max(w, hgt) / 28;
-    for (const die of reading.dice || []) {
-      const sure = reading.status === "ok" || (die.confidence ?? 1) >= 0.5;
-      const g = s("g", { class: sure ? "mark" : "mark unsure" });
+    // a die in doubt, or seen but not read (no value), is marked unsure: the players see
+    // which dice the tray could not read, not only the one its reason names
+    const marks = [
+      ...(reading.dice || []).map((die) => ({
+        ...die,
+        sure: reading.status === "ok" || (!die.problem && (die.confidence ?? 1) >= 0.5),
+      })),
+      ...(reading.unread || []).map((die) => ({ ...die, value: null, sure: false })),
+    ];
+    for (const die of marks) {
+      const g = s("g", { class: die.sure ? "mark" : "mark unsure" });
+      if (die.problem) g.append(s("title", {}, die.problem));
       g.append(s("circle", { cx: die.x, cy: die.y, r: r * 1.25 }));
       g.append(
         s("text", { x: die.x, y: die.y - r * 1.6, "text-anchor": "middle", "font-size": r * 1.5 },
