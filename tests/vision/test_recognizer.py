@@ -1301,5 +1301,6 @@ class TestFrames:
         roll = read(tray(FIVE))
         assert isinstance(roll, Reading) and roll.ms > 0
         data = roll.to_json("t.png")
-        assert set(data) == {"image", "status", "reason", "dice", "ms", "left_out"}
+        assert set(data) == {"image", "status", "reason", "dice", "ms", "left_out",
+                             "unread"}
         assert {"value", "x", "y", "confidence"} <= set(data["dice"][0])
