@@ -166,7 +166,8 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, 
     """The middles (frame px) of the patches of the dice's colour that one of the frame's
     edges cuts along at least ``blob_along`` of a die's edge (``size``) and at most
     ``blob_outline`` of it, no deeper than its diagonal, and that end there as a die does
-    (beside them along the edge, half a die each way, the floor and not their colour).
+    (beside them along the edge, half a die each way, the floor and not their colour, or
+    a thing of their colour deeper than a die: a wall the die lies against).
     Looked for in the strips along the frame's edges a die's diagonal deep, each shrunk to
     ``blob_side`` px a die: the pixels nearer one of the ``clean`` finds' body colours
     (``bodies``, one a row) than any of their floors (the ring :func:`alone` looks at),
@@ -181,6 +182,11 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, 
     >>> img[100:, 230:270] = 230  # a white strip a die wide, 2.5 dice deep: no die
     >>> _dice_coloured(img, [die], np.array([body(img, die, st.middle)]), 40.0, st)
     [(49.5, 189.5)]
+    >>> img[100:, 230:270] = 60; img[180:, 30:70] = 60  # the strip gone; the die cut at
+    >>> img[180:, 100:140] = 230  # the foot lies between two things that run deep
+    >>> img[135:, 60:96] = img[135:, 144:180] = 230  # into the frame, each beside it
+    >>> _dice_coloured(img, [die], np.array([body(img, die, st.middle)]), 40.0, st)
+    [(119.5, 189.5)]
     """
     floors = [surround(img, c, st.alone_ring, st.alone_ring + 0.5)[0] for c in clean]
     rings = np.array([median_colour(r) for r in floors if len(r)], np.float32)
@@ -250,6 +256,10 @@ def _patches(lab: np.ndarray, rings: np.ndarray, bodies: np.ndarray,
     n, labels, boxes, middles = cv2.connectedComponentsWithStats(mask, connectivity=8)
     rows, cols = mask.shape
     reach = round(st.blob_side / 2)
+    # the patches as deep as the strip: things that run into the frame deeper than a die
+    # (a tray's wall, a rim the edge cuts across), none of a die's
+    deep = boxes[:, 1] + boxes[:, 3] == rows
+    deep[0] = False  # (the background)
     out = []
     for i in range(1, n):
         x0, y0, bw, bh = (int(v) for v in boxes[i, :4])
@@ -264,9 +274,12 @@ def _patches(lab: np.ndarray, rings: np.ndarray, bodies: np.ndarray,
             continue
         # beside it along the edge, half a die each way, the floor and not its colour: it
         # ends as a die does (a larger thing of a colour between the dice's and the
-        # floor's, split into pieces by the frame's noise, runs on)
+        # floor's, split into pieces by the frame's noise, runs on). A thing beside it that
+        # runs deeper than a die is another thing, not more of it: a die lying against
+        # the tray's wall, the wall's shadow as dark as the dice
         first, last = int(along[0]), int(along[-1]) + 1
-        beside = np.concatenate([lab[0, max(0, first - reach):first], lab[0, last:last + reach]])
+        side = np.r_[max(0, first - reach):first, last:min(cols, last + reach)]
+        beside = lab[0, side[~deep[labels[0, side]]]]
         own = np.median(lab[labels == i], axis=0)
         if _ends(beside, own, rings[np.argmin(np.linalg.norm(rings - own, axis=1))]):
             out.append((float(middles[i, 0]), float(middles[i, 1])))

@@ -254,6 +254,21 @@ class TestRenderedRefusals:
         told = read(cut, dice=5)
         assert not told.ok and told.kind == Reason.EDGE, told
 
+    def test_a_die_a_third_in_the_frame_against_the_trays_wall_refuses_the_roll(self) -> None:
+        # a translucent red 2 lying against the tray's wall, cut by the frame's left edge
+        # to a third inside: beside its strip along the edge lies the wall's dark shadow,
+        # nearer the dark red dice's colour than the white floor's, and running deep into
+        # the frame. It is another thing, not more of the die (kinship._patches): the strip
+        # ends as a die does, and the roll is refused there, not answered a die short
+        frame, truth = render(tray_view(190030, "translucent-red"))
+        assert read(frame).values == truth.values
+        cut = cut_through(frame, [d.bbox for d in truth.dice], 0.35)
+        assert cut is not None
+        for roll in (read(cut), read(cut, dice=5)):
+            assert not roll.ok and roll.kind == Reason.EDGE, roll
+            (die,) = roll.unread
+            assert die.x < 0 and abs(die.y - 173) < 20 and die.problem == roll.reason
+
 class TestAFaceFittedAskew:
     """A flat die whose pips fitted a face askew, so that the face looked cocked, read
     again from its top face: on a clean top-down tray at 1920x1080, as the trial's."""
