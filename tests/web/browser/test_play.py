@@ -434,3 +434,5 @@ def test_the_help_snapshot_marks_the_die_seen_but_not_read(blurred_tray, phone):
     unread = ann.locator("#help .snapshot-marks g.unsure", has_text="?")
     expect(unread).to_have_count(1)
     expect(unread.locator("title")).to_have_text(reading["unread"][0]["problem"])
+    read = " ".join(str(d["value"]) for d in reading["dice"])
+    expect(ann.locator("#help figcaption")).to_have_text(re.compile(re.escape(read) + " [?]$"))

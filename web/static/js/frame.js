@@ -39,7 +39,9 @@ export function frameFigure(reading) {
   if (img.complete) overlay();
   else img.addEventListener("load", overlay, { once: true });
   img.addEventListener("error", () => figure.classList.add("missing"), { once: true });
-  const read = (reading.dice || []).map((d) => d.value ?? "?").join(" ");
+  // each die seen but not read counts as a "?", so the caption holds every die seen
+  const read = [...(reading.dice || []).map((d) => d.value ?? "?"),
+    ...(reading.unread || []).map(() => "?")].join(" ");
   figure.append(h("figcaption", {}, `${t("frame.read")}: ${read}`));
   return figure;
 }
