@@ -7,7 +7,7 @@ run --simulate --fast``. Chromium is Debian's, driven by Playwright.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,15 +28,28 @@ class Served:
 
 
 @pytest.fixture
-def served(sim_tray) -> Iterator[Served]:
-    tray = sim_tray(seed=21, code=CODE, run=start_thread)
-    app = create_app(tray.table, secret_key=b"pages-test" * 4)
-    # each open page holds one thread on the live stream
-    serving = Serving(app, host="127.0.0.1", port=0, threads=32)
+def serve(sim_tray) -> Iterator[Callable[..., Served]]:
+    """A factory of served trays: each call opens a simulated tray (``options`` as
+    ``sim_tray``'s, e.g. a ``reader``) and serves its pages; all stopped afterwards."""
+    servings: list[Serving] = []
+
+    def make(**options: Any) -> Served:
+        tray = sim_tray(seed=21, code=CODE, run=start_thread, **options)
+        app = create_app(tray.table, secret_key=b"pages-test" * 4)
+        # each open page holds one thread on the live stream
+        servings.append(Serving(app, host="127.0.0.1", port=0, threads=32))
+        return Served(f"http://127.0.0.1:{servings[-1].port}", tray)
+
     try:
-        yield Served(f"http://127.0.0.1:{serving.port}", tray)
+        yield make
     finally:
-        serving.stop()
+        for serving in servings:
+            serving.stop()
+
+
+@pytest.fixture
+def served(serve) -> Served:
+    return serve()
 
 
 @pytest.fixture(scope="session")

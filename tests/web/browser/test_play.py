@@ -23,9 +23,6 @@ from helpers import (
 )
 from playwright.sync_api import Page, expect
 
-from dicetray.firmware.table import start_thread
-from dicetray.web.app import Serving, create_app
-
 
 def _score_best(page: Page) -> None:
     """Score the option worth most (a zero asks first: say yes)."""
@@ -401,7 +398,7 @@ def test_a_phone_whose_live_stream_broke_reconnects_and_catches_up(served, phone
 
 
 @pytest.fixture
-def blurred_tray(sim_tray):
+def blurred_tray(serve):
     """A simulated tray whose camera shows a rendered frame with one die still moving (the
     real recognizer reads it: four dice read, the fifth seen but smeared)."""
     from dicetray.vision import read
@@ -413,20 +410,13 @@ def blurred_tray(sim_tray):
     def reader(_camera_frame, calibration=None, **options):
         return read(frame, None, **options)
 
-    tray = sim_tray(seed=21, code=CODE, run=start_thread, reader=reader)
-    app = create_app(tray.table, secret_key=b"pages-test" * 4)
-    serving = Serving(app, host="127.0.0.1", port=0, threads=32)
-    try:
-        yield f"http://127.0.0.1:{serving.port}", tray
-    finally:
-        serving.stop()
+    return serve(reader=reader)
 
 
 def test_the_help_snapshot_marks_the_die_seen_but_not_read(blurred_tray, phone):
-    url, tray = blurred_tray
-    ann = seated(phone(), url)
+    ann = seated(phone(), blurred_tray.url)
     assert roll_to_rest(ann) == "needs-help"
-    reading = tray.table.reading
+    reading = blurred_tray.tray.table.reading
     assert [u["problem"].split(":")[0] for u in reading["unread"]] == ["blur"]
     marks = ann.locator("#help .snapshot-marks g")
     expect(marks).to_have_count(len(reading["dice"]) + 1)
