@@ -13,7 +13,7 @@ from dicetray.vision.errors import TeachingError, VisionError
 from dicetray.vision.parts import FaceClassifier
 from dicetray.vision.reading import DieReading
 from dicetray.vision.sketch import SketchDie, sketch, spots
-from dicetray.vision.teaching import KIND, Confirmed, Teaching, confirmed
+from dicetray.vision.teaching import KIND, MOST_PER_VALUE, Confirmed, Teaching, confirmed
 
 #: what the classifier answers for these dice: their 6s as 4s, their 2s as 1s
 SIX_AS_FOUR = (0.02, 0.0, 0.0, 0.0, 0.8, 0.0, 0.16, 0.02)
@@ -44,6 +44,49 @@ class TestSecondOpinion:
     def test_untaught_changes_nothing(self) -> None:
         answer = np.array([0.1, 0.1, 0.1, 0.1, 0.2, 0.2, 0.1, 0.1])
         assert Teaching().second_opinion(answer) == pytest.approx(answer)
+
+    def test_many_confirmed_ones_do_not_make_other_dice_ones(self) -> None:
+        # ten 1s confirmed: the head learns how these dice's 1s look, not that any die
+        # is likelier a 1 (each value weighs alike; a value not taught stands in as one
+        # die read as surely as the confirmed ones)
+        one = (0.05, 0.85, 0.02, 0.02, 0.02, 0.02, 0.01, 0.01)
+        t = Teaching(tuple(Confirmed(1, one) for _ in range(10)))
+        two = np.array([0.12, 0.03, 0.8, 0.01, 0.01, 0.01, 0.0, 0.02])
+        p = t.second_opinion(two)
+        assert int(np.argmax(p)) == 2 and p[2] >= two[2] - 1e-6 and p[1] <= 0.05
+
+    def test_many_confirmed_dice_make_it_sure_of_what_the_classifier_hesitates_on(
+            self) -> None:
+        # these dice's 5s the classifier reads torn between 5 and 6, their 6s clearly
+        five = (0.02, 0.0, 0.0, 0.0, 0.03, 0.5, 0.43, 0.02)
+        six = (0.02, 0.0, 0.0, 0.0, 0.02, 0.03, 0.91, 0.02)
+        answer = np.array(five)
+        few = Teaching((Confirmed(5, five), Confirmed(6, six)))
+        many = Teaching(tuple(Confirmed(5, five) for _ in range(20))
+                        + tuple(Confirmed(6, six) for _ in range(20)))
+        p_few, p_many = few.second_opinion(answer), many.second_opinion(answer)
+        assert int(np.argmax(p_many)) == 5 and p_many[5] >= 0.8
+        assert p_few[5] < p_many[5]  # two dice move it less than forty
+        assert int(np.argmax(many.second_opinion(np.array(six)))) == 6
+
+    def test_a_clear_answer_the_teaching_agrees_with_stays_as_sure(self) -> None:
+        clear_six = np.array([0.0, 0.0, 0.0, 0.0, 0.01, 0.01, 0.97, 0.01])
+        p = taught().second_opinion(clear_six)
+        assert int(np.argmax(p)) == 6 and p[6] >= 0.97 - 1e-6
+
+    def test_the_latest_confirmations_of_a_value_make_the_head(self) -> None:
+        # the tray's dice were changed: its old 6s looked like 4s to the classifier, the
+        # new dice's 4s look the same and are 4s; the latest MOST_PER_VALUE of each value
+        # are what the head is fitted to
+        looks_four = (0.02, 0.0, 0.0, 0.0, 0.8, 0.0, 0.16, 0.02)
+        six = (0.02, 0.0, 0.0, 0.0, 0.01, 0.01, 0.94, 0.02)
+        old = tuple(Confirmed(6, looks_four) for _ in range(MOST_PER_VALUE))
+        four = (0.02, 0.0, 0.0, 0.0, 0.94, 0.01, 0.01, 0.02)
+        new = (tuple(Confirmed(6, six) for _ in range(MOST_PER_VALUE))
+               + tuple(Confirmed(4, four) for _ in range(450))
+               + tuple(Confirmed(4, looks_four) for _ in range(50)))
+        assert int(np.argmax(Teaching(old).second_opinion(np.array(looks_four)))) == 6
+        assert int(np.argmax(Teaching(old + new).second_opinion(np.array(looks_four)))) == 4
 
     def test_a_malformed_confirmation_is_refused(self) -> None:
         with pytest.raises(TeachingError, match=r"1\.\.6"):
