@@ -55,7 +55,12 @@ def answers(photos: list[Photo], outlined: dict) -> tuple[np.ndarray, np.ndarray
 
 
 def scores(values_probs: np.ndarray, truth: np.ndarray, sure: float) -> str:
-    """Right, sure and wrong among sure, for the values' probabilities per die (n x 6)."""
+    """Right, sure and wrong among sure, for the values' probabilities per die (n x 6).
+
+    >>> scores(np.array([[0.9, 0.1, 0, 0, 0, 0], [0.5, 0.5, 0, 0, 0, 0],
+    ...                  [0, 0.85, 0.15, 0, 0, 0]]), np.array([1, 2, 1]), 0.8)
+    '1 (33.3%) | 2 (66.7%) | 1'
+    """
     best = values_probs.argmax(axis=1) + 1
     top = values_probs.max(axis=1)
     n = len(truth)

@@ -24,6 +24,7 @@ import pytest
         "benchmarks.calibration",
         "benchmarks.tray_view",
         "benchmarks.thresholds",
+        "benchmarks.teaching_head",
     ],
 )
 def test_docstring_examples(name: str) -> None:
