@@ -430,7 +430,8 @@ class Opinion:
         (``net_doubt``) is put in doubt. A die the pips read in doubt is
         settled when the classifier is fairly sure of the same value, or when the top face
         alone reads as another it is fairly sure of, or its grid does with that value's
-        layout laid on two of its pips (:meth:`_laid`); one still in doubt shows the
+        layout laid on two of its pips (:meth:`_laid`), a spot under a pip's share
+        (``spot_on``) then read as blank; one still in doubt shows the
         classifier's value when it is the likelier, unless that value needs a pip on the
         face's blank centre (:meth:`_centre_blank`).
         """
@@ -485,7 +486,9 @@ class Opinion:
                     die.problem = None  # the pips' doubt settled: the classifier is sure
                     die.confidence = float(p[die.value])
                 elif value != die.value and float(p[value]) >= st.fairly_sure:
-                    face = self._read_again(die, value, dice)  # sure of another: agreed?
+                    # sure of another: do the pips agree, where the spots they left
+                    # unclear are the classifier's to settle?
+                    face = self._read_again(die, value, dice, blank=st.spot_on)
                     if face is not None:
                         take(die, face, float(p[value]))
                         die.problem = None
@@ -526,20 +529,21 @@ class Opinion:
         return dice
 
     def _read_again(self, die: Die, value: int, dice: list[Die], *,
-                    keep_pips: bool = False) -> Die | None:
+                    keep_pips: bool = False, blank: float | None = None) -> Die | None:
         """``die`` read again as ``value``: from its top face alone (:meth:`_top_face`),
         or else with that value's layout laid on its grid (:meth:`_laid`); None where
         neither reads so. With ``keep_pips`` (a face the pips read clean) the laid face
         only where it keeps every pip the die was read with: laying may add the pips the
-        finder missed or ran together, never drop one it read."""
-        face = self._top_face(die, value)
+        finder missed or ran together, never drop one it read. ``blank``: the most a
+        blank grid spot may show (:func:`~dicetray.vision.pipcheck.check`)."""
+        face = self._top_face(die, value, blank=blank)
         if face is None:
-            face = self._laid(die, value, dice)
+            face = self._laid(die, value, dice, blank=blank)
             if face is not None and keep_pips and not set(die.pips) <= set(face.pips):
                 face = None
         return face
 
-    def _top_face(self, die: Die, value: int) -> Die | None:
+    def _top_face(self, die: Die, value: int, *, blank: float | None = None) -> Die | None:
         """``die`` read again as ``value`` from its top face alone, or None: from the pips
         within a half edge of its find's centre (:func:`~dicetray.vision.pipfaces.read_as`)
         when the face they make is flat (two rows of a 6 on a find centred off it make a 4
@@ -548,25 +552,26 @@ class Opinion:
         top face, towards a side face) when that face passes every check on its own."""
         face = read_as(self.sc, die, value)
         if face is not None:
-            check(self.sc, [face])
+            check(self.sc, [face], blank=blank)
             if face.problem != Reason.COCKED and face.value == value:
                 return face
         face = read_apart(self.sc, die, value)
         if face is not None:
-            check(self.sc, [face])
+            check(self.sc, [face], blank=blank)
             if face.problem is None and face.value == value:
                 return face
         return None
 
-    def _laid(self, die: Die, value: int, dice: list[Die]) -> Die | None:
+    def _laid(self, die: Die, value: int, dice: list[Die], *,
+              blank: float | None = None) -> Die | None:
         """``die`` read again as ``value`` with that face's layout laid on its pips
         (:func:`~dicetray.vision.pipcheck.read_laid`), when the face so read passes every
         check among the frame's other ``dice``; else None."""
-        face = read_laid(self.sc, die, value)
+        face = read_laid(self.sc, die, value, blank=blank)
         if face is None:
             return None
         face.found = die.found
-        check(self.sc, [face], among=[*(d for d in dice if d is not die), face])
+        check(self.sc, [face], among=[*(d for d in dice if d is not die), face], blank=blank)
         return face if face.problem is None and face.value == value else None
 
     def _centred(self, die: Die) -> bool:

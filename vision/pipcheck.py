@@ -20,9 +20,12 @@ from dicetray.vision.reading import Reason
 __all__ = ["check", "dice_size", "like_size", "read_laid", "side_faces", "spots"]
 
 
-def check(sc: Scene, dice: list[Die], among: list[Die] | None = None) -> None:
+def check(sc: Scene, dice: list[Die], among: list[Die] | None = None, *,
+          blank: float | None = None) -> None:
     """Mark each die's problem (edge, cocked, blur, ambiguous) and its confidence,
-    weighed against the faces ``among`` (default ``dice``: the frame's dice read)."""
+    weighed against the faces ``among`` (default ``dice``: the frame's dice read). A grid
+    spot is clearly blank under ``blank`` (default ``spot_off``; up to ``spot_on`` where a
+    second opinion settles a die in doubt, see :func:`read_laid`)."""
     if not dice:
         return
     p, st = sc.pips, sc.st
@@ -65,7 +68,7 @@ def check(sc: Scene, dice: list[Die], among: list[Die] | None = None) -> None:
                 on_grid = _near_spots(sc, die, spots(sc, die))
                 on = on_grid >= st.spot_on
                 value = value_of_spots(on)
-            unclear = (on_grid > st.spot_off) & ~on
+            unclear = (on_grid > (st.spot_off if blank is None else blank)) & ~on
             if value is None or unclear.any():
                 doubt(die, Doubt.NO_LAYOUT if value is None else Doubt.UNCLEAR_SPOT)
             else:
@@ -205,7 +208,7 @@ def side_faces(sc: Scene, dice: list[Die]) -> None:
             doubt(die, Doubt.SIDE_PIP)
 
 
-def read_laid(sc: Scene, die: Die, value: int) -> Die | None:
+def read_laid(sc: Scene, die: Die, value: int, *, blank: float | None = None) -> Die | None:
     """``die`` read again as ``value`` (a second opinion's) with that face's layout laid
     on two of its pips, or None. Where the finder missed some of a face's pips (large
     pips on a marbled face, a pip run together with a side face's) or took a side face's
@@ -221,7 +224,10 @@ def read_laid(sc: Scene, die: Die, value: int) -> Die | None:
     widest is the face, its pips those found on its spots; it is then checked as any
     face is. Not for a 1 (one pip places no grid), nor a value the tray's dice were seen
     to draw otherwise (their learnt grid reads it). Only for a value a second opinion
-    gives: laid every way, some layout fits most pairs of marks."""
+    gives: laid every way, some layout fits most pairs of marks. ``blank``: the most a
+    blank spot may show (default ``spot_off``; a die in doubt whose value the second
+    opinion is fairly sure of is read with ``spot_on``: every spot under a pip's share is
+    blank, and the doubt between is the classifier's to settle)."""
     cand = die.found
     if (cand is None or value < 2
             or (sc.layouts is not None and value in dict(sc.layouts.faces))):
@@ -264,6 +270,7 @@ def read_laid(sc: Scene, die: Die, value: int) -> Die | None:
         face = Die(value, fit, abs(z), pool[on].tolist(), die.dark, 1.0)
         contrast = _near_spots(sc, face, spots(sc, face))
         low, high = float(contrast[on_layout].min()), float(contrast[~on_layout].max())
-        if low >= st.spot_on and high <= st.spot_off and low - high > widest:
+        if (low >= st.spot_on and high <= (st.spot_off if blank is None else blank)
+                and low - high > widest):
             best, widest = face, low - high
     return best

@@ -172,7 +172,12 @@ class ReaderSettings:
     #: as a 1 is in doubt where a blank spot of its face shows as much: once 0.45 of its
     #: own contrast for that, which changed no reading) ...
     spot_on: float = 0.5
-    #: ... and below this it is blank face; in between it is unclear. A mark fainter than
+    #: ... and below this it is blank face; in between it is unclear (but where the
+    #: classifier, fairly sure, reads another value than a die in doubt, the face read
+    #: again as that value needs only its blank spots under :attr:`spot_on`: the doubt
+    #: between is the classifier's to settle. Chosen on nell-byler's classifier's half:
+    #: bounds of 0.35-0.49 all read the same 3 more photos right there, none wrong;
+    #: ``spot_on`` adds no number; docs/benchmarks.md, "Spots between"). A mark fainter than
     #: this share of a pip's contrast is the face's own shading: a pip stands out of the
     #: ring around it by this much at least, and two parts of one face differ by this much
     #: at most, or by :attr:`face_colour` (each once a setting of its own, of the same 0.3).

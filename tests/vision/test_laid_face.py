@@ -7,6 +7,7 @@ from __future__ import annotations
 from concurrent.futures import Future
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -15,6 +16,7 @@ from dicetray.vision.classifier import CLASSES, Ahead, answered
 from dicetray.vision.reading import Reason
 from dicetray.vision.render import random_scene, render
 from dicetray.vision.scene import tray_view
+from dicetray.vision.sketch import SketchDie, sketch
 
 
 class Says:
@@ -92,3 +94,28 @@ def test_a_laid_face_never_drops_a_pip_the_die_was_read_with(crowded: np.ndarray
     roll = read(crowded, classifier=Says(2))
     assert not roll.ok and roll.kind == Reason.AMBIGUOUS, roll
     assert "pips read 4 but it looks like a 2" in roll.reason, roll
+
+
+def marked_six(share: float) -> np.ndarray:
+    """Three sketched dice (red pips on white, 90 px), the 6 with a mark on its blank
+    centre spot, ``share`` of the way from its face's colour to its pips': marbling, a
+    scratch, a speck of dirt."""
+    frame = sketch([SketchDie(6, 700, 500, 90.0, 20), SketchDie(3, 1000, 520, 90.0, 10),
+                    SketchDie(5, 1250, 480, 90.0, 40)])
+    body, pip = np.array(SketchDie.body), np.array(SketchDie.pip)
+    mark = tuple(int(v) for v in body + share * (pip - body))
+    cv2.circle(frame, (700, 500), round(0.17 * 90 / 2), mark, -1, cv2.LINE_AA)
+    return frame
+
+
+@pytest.mark.parametrize("share", [0.35, 0.45])
+def test_a_spot_between_pip_and_blank_is_settled_by_a_fairly_sure_classifier(
+        share: float) -> None:
+    # the mark is neither clearly a pip nor clearly blank face (spot_off .. spot_on of a
+    # pip's contrast): before, the roll was refused however sure the classifier was of
+    # the 6; the spots under a pip's share are now read as blank when it is fairly sure
+    frame = marked_six(share)
+    roll = read(frame, classifier=Says(6, 0.9))
+    assert roll.ok and roll.values == (3, 5, 6), roll
+    unsure = read(frame, classifier=Says(6, 0.6))  # not fairly sure: the doubt stands
+    assert not unsure.ok and unsure.kind == Reason.AMBIGUOUS, unsure
