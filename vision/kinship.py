@@ -148,7 +148,9 @@ def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: l
         return []
     loose = [c for c in dim if reaches_past(c, frame) and not near(c, shown, st.streak)]
     size = statistics.median(c.size for c in clean)
-    patches = _dice_coloured(img, clean, _clean_bodies(img, dice, st), size, st)
+    others = [*(d.found for d in dice if d.found is not None), *shown]
+    patches = _dice_coloured(img, clean, _clean_bodies(img, dice, st), size, st,
+                             _alone(clean, others, st))
     out: list[Candidate] = []
     for c in sorted(loose, key=lambda c: -c.score):
         if (any(math.hypot(c.x - x, c.y - y) <= st.patch * size for x, y in patches)
@@ -161,8 +163,31 @@ def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: l
     return out
 
 
+def _alone(clean: list[Candidate], others: list[Candidate],
+           st: ReaderSettings) -> list[Candidate]:
+    """The ``clean`` finds whose floor ring (``alone_ring`` to half an edge past it) holds
+    none of the ``others``' boxes: their rings show the floor. A die lying against another
+    rings the other's body too, and takes it into its floor's colour (nell-byler's green 5
+    beside a green 4, whose ring's lightness fell from the floor's 181-190 to 170, nearer
+    an ivory die than the ivory's own body; "Spots between pip and blank"). All of them
+    where none is alone.
+
+    >>> st = ReaderSettings()
+    >>> a, b, c = (Candidate(x, 50, 20.0, 0.9, "flat") for x in (50, 70, 200))
+    >>> [round(f.x) for f in _alone([a, b, c], [a, b, c], st)]
+    [200]
+    """
+    def apart(c: Candidate, o: Candidate) -> bool:
+        reach = (st.alone_ring + 0.5) * c.size + o.size / 2
+        return abs(c.x - o.x) >= reach or abs(c.y - o.y) >= reach
+
+    alone = [c for c in clean if all(o is c or o == c or apart(c, o) for o in others)]
+    return alone or clean
+
+
 def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, size: float,
-                   st: ReaderSettings) -> list[tuple[float, float]]:
+                   st: ReaderSettings, floored: list[Candidate] | None = None
+                   ) -> list[tuple[float, float]]:
     """The middles (frame px) of the patches of the dice's colour that one of the frame's
     edges cuts along at least ``blob_along`` of a die's edge (``size``) and at most
     ``blob_outline`` of it, no deeper than its diagonal, and that end there as a die does
@@ -170,8 +195,9 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, 
     a thing of their colour deeper than a die: a wall the die lies against).
     Looked for in the strips along the frame's edges a die's diagonal deep, each shrunk to
     ``blob_side`` px a die: the pixels nearer one of the ``clean`` finds' body colours
-    (``bodies``, one a row) than any of their floors (the ring :func:`alone` looks at),
-    and more than ``plain_gap`` from every floor.
+    (``bodies``, one a row) than any of their floors (the ring :func:`alone` looks at,
+    around the ``floored`` finds: default ``clean``), and more than ``plain_gap`` from
+    every floor.
 
     >>> st = ReaderSettings()
     >>> img = np.full((200, 300, 3), 60, np.uint8)
@@ -188,7 +214,8 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, 
     >>> _dice_coloured(img, [die], np.array([body(img, die, st.middle)]), 40.0, st)
     [(119.5, 189.5)]
     """
-    floors = [surround(img, c, st.alone_ring, st.alone_ring + 0.5)[0] for c in clean]
+    floors = [surround(img, c, st.alone_ring, st.alone_ring + 0.5)[0]
+              for c in (clean if floored is None else floored)]
     rings = np.array([median_colour(r) for r in floors if len(r)], np.float32)
     if not len(rings):
         return []

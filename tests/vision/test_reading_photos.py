@@ -119,6 +119,18 @@ def test_a_die_cut_to_a_third_is_refused_not_left_out(image: str, at: str) -> No
     _refused_at(read(cut), at)
 
 
+def test_a_die_cut_beside_a_die_lying_against_another_is_refused() -> None:
+    # an ivory die a third inside the left edge, on a light grey floor; a green 5 lies
+    # against a green 4. The strip of ivory counts as the dice's colour where it is
+    # nearer an ivory die's body than any floor; the 5's floor ring took in the 4 and
+    # came out darker than the floor, nearer the strip than the ivory body, and the cut
+    # die was left out (answered a die short) once the 5 was read cleanly. A die's floor
+    # is now sampled only around dice with no other die in their ring (kinship._alone;
+    # docs/benchmarks.md, "Spots between pip and blank")
+    _, cut = _cut_photo("nell-byler", "images/IMG_20191208_112205.jpg", 0.35)
+    _refused_at(read(cut), "(3, 163)")
+
+
 def _refused_at(roll: Reading, at: str) -> None:
     """``roll`` is refused for something the frame's edge cuts at ``at``, that may be a die."""
     assert not roll.ok and roll.kind == "edge", (roll.values, roll.reason)
