@@ -169,8 +169,8 @@ def _alone(clean: list[Candidate], others: list[Candidate],
     none of the ``others``' boxes: their rings show the floor. A die lying against another
     rings the other's body too, and takes it into its floor's colour (nell-byler's green 5
     beside a green 4, whose ring's lightness fell from the floor's 181-190 to 170, nearer
-    an ivory die than the ivory's own body; "Spots between pip and blank"). All of them
-    where none is alone.
+    an ivory die than the ivory's own body; docs/benchmarks.md, "A die's floor sampled
+    only where no other die lies"). All of them where none is alone.
 
     >>> st = ReaderSettings()
     >>> a, b, c = (Candidate(x, 50, 20.0, 0.9, "flat") for x in (50, 70, 200))
@@ -181,7 +181,7 @@ def _alone(clean: list[Candidate], others: list[Candidate],
         reach = (st.alone_ring + 0.5) * c.size + o.size / 2
         return abs(c.x - o.x) >= reach or abs(c.y - o.y) >= reach
 
-    alone = [c for c in clean if all(o is c or o == c or apart(c, o) for o in others)]
+    alone = [c for c in clean if all(o == c or apart(c, o) for o in others)]
     return alone or clean
 
 

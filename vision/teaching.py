@@ -8,8 +8,8 @@ what the classifier answered for it (its probabilities over
 players confirmed, and how sure that mapping may be. :meth:`Teaching.second_opinion` then
 reads each answer by the head, so a 6 it calls a 4 the way it called the confirmed 6s is
 read as a 6, and a marbled die it was unsure of is read as surely as the confirmed dice
-like it were read right. Fitted in milliseconds from the examples each time a teaching
-is used, it runs on the Pi as is.
+like it bear out. Fitted in milliseconds, once a teaching, the first time it is asked, it
+runs on the Pi as is.
 
 A teaching file is JSON with a kind, a version and a SHA-256 checksum of its examples:
 a file that is not one, from another version, or whose checksum does not match is
@@ -69,8 +69,8 @@ FLOOR = 1e-4
 #: Most steps of Newton's method a fit takes (it settles in 5-8).
 NEWTON_STEPS = 30
 #: The latest confirmed dice of each value the head is fitted to. A fit's time grows with
-#: the dice (on the benchmarks' machine 19 ms for 300, 61 ms for 1,200, 164 ms for 3,000,
-#: 4.6 s for 80,000, a full file); 500 of each bound it to about a sixth of a second, and
+#: the dice (on the benchmarks' machine 19 ms for 300, 61 ms for 1,200, 164 ms for 3,000:
+#: a full file holds some 80,000); 500 of each bound it to about a sixth of a second, and
 #: nell-byler's heads were fitted to 15-40 of each.
 MOST_PER_VALUE = 500
 _VALUES = range(1, 7)
