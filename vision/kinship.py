@@ -149,8 +149,8 @@ def cut_off_dim(img: np.ndarray, dim: list[Candidate], dice: list[Die], shown: l
     loose = [c for c in dim if reaches_past(c, frame) and not near(c, shown, st.streak)]
     size = statistics.median(c.size for c in clean)
     others = [*(d.found for d in dice if d.found is not None), *shown]
-    patches = _dice_coloured(img, clean, _clean_bodies(img, dice, st), size, st,
-                             _alone(clean, others, st))
+    patches = _dice_coloured(img, _alone(clean, others, st), _clean_bodies(img, dice, st),
+                             size, st)
     out: list[Candidate] = []
     for c in sorted(loose, key=lambda c: -c.score):
         if (any(math.hypot(c.x - x, c.y - y) <= st.patch * size for x, y in patches)
@@ -185,19 +185,17 @@ def _alone(clean: list[Candidate], others: list[Candidate],
     return alone or clean
 
 
-def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, size: float,
-                   st: ReaderSettings, floored: list[Candidate] | None = None
-                   ) -> list[tuple[float, float]]:
+def _dice_coloured(img: np.ndarray, floored: list[Candidate], bodies: np.ndarray, size: float,
+                   st: ReaderSettings) -> list[tuple[float, float]]:
     """The middles (frame px) of the patches of the dice's colour that one of the frame's
     edges cuts along at least ``blob_along`` of a die's edge (``size``) and at most
     ``blob_outline`` of it, no deeper than its diagonal, and that end there as a die does
     (beside them along the edge, half a die each way, the floor and not their colour, or
     a thing of their colour deeper than a die: a wall the die lies against).
     Looked for in the strips along the frame's edges a die's diagonal deep, each shrunk to
-    ``blob_side`` px a die: the pixels nearer one of the ``clean`` finds' body colours
-    (``bodies``, one a row) than any of their floors (the ring :func:`alone` looks at,
-    around the ``floored`` finds: default ``clean``), and more than ``plain_gap`` from
-    every floor.
+    ``blob_side`` px a die: the pixels nearer one of the clean dice's body colours
+    (``bodies``, one a row) than any floor (the ring :func:`alone` looks at, around each
+    of the ``floored`` finds), and more than ``plain_gap`` from every floor.
 
     >>> st = ReaderSettings()
     >>> img = np.full((200, 300, 3), 60, np.uint8)
@@ -214,8 +212,7 @@ def _dice_coloured(img: np.ndarray, clean: list[Candidate], bodies: np.ndarray, 
     >>> _dice_coloured(img, [die], np.array([body(img, die, st.middle)]), 40.0, st)
     [(119.5, 189.5)]
     """
-    floors = [surround(img, c, st.alone_ring, st.alone_ring + 0.5)[0]
-              for c in (clean if floored is None else floored)]
+    floors = [surround(img, c, st.alone_ring, st.alone_ring + 0.5)[0] for c in floored]
     rings = np.array([median_colour(r) for r in floors if len(r)], np.float32)
     if not len(rings):
         return []
