@@ -10,8 +10,9 @@ those are wrong (what could become a silent error).
 
     python3 benchmarks/teaching_head.py --sets nell-byler,matteop65 --teach 10
 
-The dice are cropped at their labelled boxes (centre, longer side), each read in the
-classifier's eight views; the photos' halves are ``benchmarks/halves.py``'s.
+The dice are the detector's finds matched to labelled boxes, cropped at the find's
+centre and size as the reader crops them, each read in the classifier's eight views; the
+photos' halves are ``benchmarks/halves.py``'s.
 """
 
 from __future__ import annotations
@@ -32,23 +33,22 @@ from benchmarks.taught import splits  # noqa: E402
 from dicetray.vision.classifier import classify  # noqa: E402
 from dicetray.vision.teaching import Confirmed, Teaching, fit_head, head  # noqa: E402
 from training.evaluate import boxes  # noqa: E402
+from training.real import labelled_finds  # noqa: E402
 
 
 def answers(photos: list[Photo], outlined: dict) -> tuple[np.ndarray, np.ndarray]:
-    """The classifier's answers (n x 8) on every labelled die of ``photos``, and their
-    labelled values (n)."""
+    """The classifier's answers (n x 8) on the dice of ``photos`` as the reader crops them
+    (each detector find matched to a labelled box, :func:`training.real.labelled_finds`,
+    as ``benchmarks/faces.py`` reads them), and their labelled values (n)."""
     probs, values = [], []
     for photo in photos:
-        dice = outlined.get(photo.path, [])
-        if not dice:
-            continue
         frame = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
         if frame is None:
             raise OSError(f"cannot decode {photo.path}")
-        where = [((x0 + x1) / 2, (y0 + y1) / 2, max(x1 - x0, y1 - y0))
-                 for x0, y0, x1, y1, _ in dice]
-        probs.append(classify(frame, where))
-        values += [v for *_, v in dice]
+        paired, _ = labelled_finds(frame, outlined.get(photo.path, []))
+        if paired:
+            probs.append(classify(frame, [(c.x, c.y, c.size) for c, _ in paired]))
+            values += [box[4] for _, box in paired]
     if not probs:
         return np.zeros((0, 8)), np.zeros(0, int)
     return np.concatenate(probs).astype(np.float64), np.array(values)

@@ -57,11 +57,11 @@ TEACHING_VERSION = 1
 #: 80,000 confirmed dice, years of corrections; /dev/zero or a stray video ends at once.
 MAX_FILE_BYTES = 16 * 1024 * 1024
 #: How hard the head is held to the classifier's own reading (:func:`fit_head`). Chosen
-#: on nell-byler's dice, taught on the labelled dice of 10 photos of the classifier's half
-#: and read on every die of the held-out half (784; ``benchmarks/teaching_head.py``): 1 and
-#: 3 both left 2 dice read wrong at 0.8 or more, of 363 and 339 that sure (0.3: 4 of 379);
-#: the stronger pull is the safer of the two. Reported on the other way round
-#: (docs/benchmarks.md, "A taught head").
+#: on nell-byler's dice, taught on the dice of 10 photos of the classifier's half and read
+#: on every die of the held-out half (782 finds matched to labelled boxes;
+#: ``benchmarks/teaching_head.py``): 1, 3 and 10 each left 2 dice read wrong at 0.8 or
+#: more (of 682, 666 and 645 that sure; 0.3: 4 of 693), and 3 read the most right (760).
+#: Reported on the other way round (docs/benchmarks.md, "A taught head").
 PULL = 3.0
 #: Least probability whose logarithm the head reads: a network's 0 means very unlikely,
 #: not impossible (its answers' smallest shares are about 1e-4).
