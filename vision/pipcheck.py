@@ -29,6 +29,7 @@ def check(sc: Scene, dice: list[Die], among: list[Die] | None = None, *,
     if not dice:
         return
     p, st = sc.pips, sc.st
+    blank = st.spot_off if blank is None else blank
     h, w = sc.work.shape[:2]
     frame = dice if among is None else among
     # each layout's aspect as these dice draw it (a 6's columns may sit close together,
@@ -68,7 +69,7 @@ def check(sc: Scene, dice: list[Die], among: list[Die] | None = None, *,
                 on_grid = _near_spots(sc, die, spots(sc, die))
                 on = on_grid >= st.spot_on
                 value = value_of_spots(on)
-            unclear = (on_grid > (st.spot_off if blank is None else blank)) & ~on
+            unclear = (on_grid > blank) & ~on
             if value is None or unclear.any():
                 doubt(die, Doubt.NO_LAYOUT if value is None else Doubt.UNCLEAR_SPOT)
             else:
@@ -233,6 +234,7 @@ def read_laid(sc: Scene, die: Die, value: int, *, blank: float | None = None) ->
             or (sc.layouts is not None and value in dict(sc.layouts.faces))):
         return None
     p, st = sc.pips, sc.st
+    blank = st.spot_off if blank is None else blank
     centre, a, dist = sc.on_find(cand)
     pool = np.union1d(np.asarray(die.pips, np.intp),
                       np.flatnonzero((p.dark == die.dark) & (dist <= st.half_edge * a)))
@@ -270,7 +272,6 @@ def read_laid(sc: Scene, die: Die, value: int, *, blank: float | None = None) ->
         face = Die(value, fit, abs(z), pool[on].tolist(), die.dark, 1.0)
         contrast = _near_spots(sc, face, spots(sc, face))
         low, high = float(contrast[on_layout].min()), float(contrast[~on_layout].max())
-        if (low >= st.spot_on and high <= (st.spot_off if blank is None else blank)
-                and low - high > widest):
+        if low >= st.spot_on and high <= blank and low - high > widest:
             best, widest = face, low - high
     return best
