@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""What teaching does to the classifier's answers, die by die: taught on the labelled dice
-of the first ``--teach`` photos (by name) of one half of a shared set, every labelled die
-of the other half read by the classifier alone and by the head the teaching fits
+"""What teaching does to the classifier's answers, die by die: taught on the dice of the
+first ``--teach`` photos (by name) of one half of a shared set, every die of the other
+half read by the classifier alone and by the head the teaching fits
 (:func:`dicetray.vision.teaching.fit_head`) at each ``--pull``, and by the teaching as
 the reader uses it (the shipped pull, the classifier's answer kept where the head agrees
 and is less sure). Per way: dice read right,
